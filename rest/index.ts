@@ -1,0 +1,6 @@
+// Every REST route of the gateway, one table per area.
+import type { Route } from '../src/http/route.js';
+import { gatewayRoutes } from './gateway.js';
+import { identityRoutes } from './identity.js';
+
+export const routes: Route[] = [...gatewayRoutes, ...identityRoutes];

@@ -1,0 +1,184 @@
+// Composition root: builds the store, registry, MCP servers and HTTP front; starts and stops them.
+import path from 'node:path';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
+import type client from 'prom-client';
+import { allTools } from '../tools/index.js';
+import * as identityStore from '../tools/identity/store.js';
+import { GATEWAY_VERSION } from '../tools/gateway/index.js';
+import { routes } from '../rest/index.js';
+import { resources, resourceTemplates } from '../resources/index.js';
+import { prompts } from '../prompts/index.js';
+import { AgentResolver } from './auth/agent-resolver.js';
+import { makeClientKey } from './auth/client-key.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './log.js';
+import { createMetrics } from './metrics.js';
+import { credentialsOf } from './http/credentials.js';
+import { buildOpenApi } from './http/openapi.js';
+import { OriginGuard } from './http/origin-guard.js';
+import { sendJson } from './http/send.js';
+import { createHttpServer } from './http/server.js';
+import { LegacySseEndpoint } from './mcp/legacy-sse.js';
+import { buildMcpServer, type McpCatalog, type McpConnectionOptions } from './mcp/server.js';
+import { StreamableHttpEndpoint } from './mcp/streamable-http.js';
+import { Registry } from './registry/registry.js';
+import type { Credentials } from './registry/types.js';
+import type { Db } from './store/db.js';
+import { migrate } from './store/migrate.js';
+import { installPepper } from './store/settings.js';
+import { SqliteDb } from './store/sqlite.js';
+
+export interface GatewayOptions {
+  config: Config;
+  clock?: Clock;
+  log?: Logger;
+}
+
+export class Gateway {
+  readonly mcpCatalog: McpCatalog;
+  private http?: http.Server;
+  private streamable?: StreamableHttpEndpoint;
+  private sse?: LegacySseEndpoint;
+  private metrics?: client.Registry;
+  private stopping = false;
+
+  private constructor(
+    readonly config: Config,
+    readonly db: Db,
+    readonly registry: Registry,
+    readonly clock: Clock,
+    readonly log: Logger,
+  ) {
+    this.mcpCatalog = { registry, resources, resourceTemplates, prompts, pageSize: 100 };
+  }
+
+  /** Opens the database (migrating it) and builds the registry; no port is bound yet. */
+  static async create(opts: GatewayOptions): Promise<Gateway> {
+    const { config } = opts;
+    const clock = opts.clock ?? systemClock;
+    const log = opts.log ?? createLogger(config.logLevel);
+    const db = await SqliteDb.open(path.join(config.dataDir, 'gateway.db'));
+    await migrate(db);
+    const clientKey = makeClientKey(await installPepper(db));
+    const resolver = new AgentResolver((hash) => identityStore.agentBySecretHash(db, hash), () => clock.now());
+    const registry: Registry = new Registry({
+      resolveAgent: (secret) => resolver.resolve(secret),
+      base: {
+        db,
+        clock,
+        config,
+        log,
+        services: {
+          clientKey,
+          forgetAgent: (id) => resolver.forget(id),
+          listTools: () => registry.list(),
+        },
+      },
+    });
+    registry.add(...allTools);
+    return new Gateway(config, db, registry, clock, log);
+  }
+
+  /** A fresh MCP server for one connection. */
+  mcpServer(toolsets: string[], credentials: McpConnectionOptions['credentials']): McpServer {
+    const known = new Set(this.registry.toolsets());
+    return buildMcpServer(this.mcpCatalog, { toolsets: toolsets.filter((t) => known.has(t)), credentials });
+  }
+
+  private httpCredentials(): McpConnectionOptions['credentials'] {
+    return (extra) => {
+      const c = extra.authInfo?.extra?.credentials as Credentials | undefined;
+      return c ?? { ip: 'unknown', transport: 'mcp' };
+    };
+  }
+
+  /** Binds the HTTP port; resolves with the address actually bound. */
+  async listen(): Promise<{ port: number; url: string }> {
+    const { config } = this;
+    const guard = new OriginGuard(config);
+    const fromReq = (req: http.IncomingMessage): Credentials => credentialsOf(req, 'mcp', config.trustProxy);
+    const streamable = new StreamableHttpEndpoint((ts) => this.mcpServer(ts, this.httpCredentials()), {
+      maxSessions: config.mcpMaxSessions,
+      idleMs: config.mcpSessionIdleMs,
+      maxBodyBytes: config.maxBodyBytes,
+      credentials: fromReq,
+    });
+    const sse = new LegacySseEndpoint((ts) => this.mcpServer(ts, this.httpCredentials()), {
+      maxSessions: config.mcpMaxSessions,
+      messagesPath: '/mcp/messages',
+      credentials: fromReq,
+    });
+    this.streamable = streamable;
+    this.sse = sse;
+    this.metrics = createMetrics(this.registry);
+    let openapi: unknown;
+    const server = createHttpServer(
+      {
+        config,
+        log: this.log,
+        registry: this.registry,
+        routes,
+        mcp: {
+          streamable: (req, res, ts) => streamable.handle(req, res, ts),
+          sseOpen: (res, ts) => sse.open(res, ts),
+          sseMessage: (req, res, id) => sse.message(req, res, id),
+        },
+        extend: (app) => this.operationsRoutes(app, () => (openapi ??= buildOpenApi(routes, this.registry, this.config.baseUrl, GATEWAY_VERSION))),
+      },
+      guard,
+    );
+    this.http = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    if (config.baseUrlFromListen) {
+      const host = new URL(config.baseUrl).hostname;
+      (config as { baseUrl: string }).baseUrl = `http://${host}:${port}`;
+    }
+    guard.update(port);
+    return { port, url: config.baseUrl };
+  }
+
+  private operationsRoutes(app: Express, openapi: () => unknown): void {
+    app.get('/healthz', (_req, res) => sendJson(res, 200, { status: 'ok', version: GATEWAY_VERSION }));
+    app.get('/readyz', async (_req, res) => {
+      if (this.stopping) return sendJson(res, 503, { status: 'stopping' });
+      try {
+        await this.db.get('SELECT 1 AS ok');
+        sendJson(res, 200, { status: 'ready' });
+      } catch {
+        sendJson(res, 503, { status: 'database unavailable' });
+      }
+    });
+    app.get('/metrics', async (_req, res) => {
+      const body = await this.metrics!.metrics();
+      res.setHeader('Content-Type', this.metrics!.contentType);
+      res.end(body);
+    });
+    app.get('/openapi.json', (_req, res) => sendJson(res, 200, openapi()));
+  }
+
+  /** Graceful stop: refuse new connections, let in-flight requests finish, close MCP sessions and the db. */
+  async close(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    const server = this.http;
+    if (server) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await this.streamable?.closeAll();
+      await this.sse?.closeAll();
+      const timer = setTimeout(() => server.closeAllConnections(), this.config.shutdownGraceMs);
+      timer.unref();
+      await closed;
+      clearTimeout(timer);
+    }
+    await this.db.close();
+  }
+}

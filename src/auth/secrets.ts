@@ -1,0 +1,18 @@
+// Agent secrets and API keys: 256-bit random, shown once, stored only as SHA-256 hashes (DESIGN §5).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const SECRET_PREFIX = 'ags_';
+
+export const newSecret = (prefix = SECRET_PREFIX): string => prefix + randomBytes(32).toString('base64url');
+
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** Constant-time comparison of two hex digests. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A short random id with a type prefix, e.g. `ag_3fj9…`; 96 bits, URL-safe. */
+export const newId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('base64url')}`;

@@ -1,0 +1,97 @@
+// Every setting comes from the environment, parsed and validated once at start-up (README has the table).
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const list = z
+  .string()
+  .default('')
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .default('')
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const EnvSchema = z.object({
+  PORT: port.default(8787),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  GATEWAY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  GATEWAY_DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GATEWAY_EGRESS_ALLOW: list,
+  GATEWAY_MCP_TOOLSETS: list,
+  GATEWAY_MAX_BODY_BYTES: positiveInt.default(8 * 1024 * 1024),
+  GATEWAY_MCP_MAX_SESSIONS: positiveInt.default(1000),
+  GATEWAY_MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
+  GATEWAY_ALLOWED_HOSTS: list,
+  GATEWAY_ALLOWED_ORIGINS: list,
+  GATEWAY_TRUST_PROXY: bool,
+  GATEWAY_OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  GATEWAY_SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+  AGENT_HANDLE: z.string().optional(),
+  AGENT_SECRET: z.string().optional(),
+  GATEWAY_API_KEY: z.string().optional(),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public base used in links, without a trailing slash. */
+  baseUrl: string;
+  /** True when GATEWAY_BASE_URL was not set and the base follows the bound port. */
+  baseUrlFromListen: boolean;
+  dataDir: string;
+  logLevel: string;
+  egressAllow: string[];
+  mcpToolsets: string[];
+  maxBodyBytes: number;
+  mcpMaxSessions: number;
+  mcpSessionIdleMs: number;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  trustProxy: boolean;
+  operatorToken?: string;
+  shutdownGraceMs: number;
+  /** Credentials the stdio MCP server acts with. */
+  stdio: { handle?: string; secret?: string; apiKey?: string };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const key = String(i.path[0] ?? '?');
+      return `  ${key}=${JSON.stringify(env[key] ?? '')}: ${i.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl: (e.GATEWAY_BASE_URL ?? `http://${hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
+    baseUrlFromListen: !e.GATEWAY_BASE_URL,
+    dataDir: path.resolve(e.GATEWAY_DATA_DIR),
+    logLevel: e.LOG_LEVEL,
+    egressAllow: e.GATEWAY_EGRESS_ALLOW,
+    mcpToolsets: e.GATEWAY_MCP_TOOLSETS,
+    maxBodyBytes: e.GATEWAY_MAX_BODY_BYTES,
+    mcpMaxSessions: e.GATEWAY_MCP_MAX_SESSIONS,
+    mcpSessionIdleMs: e.GATEWAY_MCP_SESSION_IDLE_SECONDS * 1000,
+    allowedHosts: e.GATEWAY_ALLOWED_HOSTS,
+    allowedOrigins: e.GATEWAY_ALLOWED_ORIGINS,
+    trustProxy: e.GATEWAY_TRUST_PROXY,
+    operatorToken: e.GATEWAY_OPERATOR_TOKEN,
+    shutdownGraceMs: e.GATEWAY_SHUTDOWN_GRACE_MS,
+    stdio: { handle: e.AGENT_HANDLE, secret: e.AGENT_SECRET, apiKey: e.GATEWAY_API_KEY },
+  };
+}

@@ -1,0 +1,94 @@
+// The error catalogue (DESIGN §4): one stable code per failure, with its HTTP status and JSON-RPC code.
+// Every adapter renders a GatewayError from here; nothing else invents status codes.
+
+export interface ErrorSpec {
+  status: number;
+  rpc: number;
+  message: string;
+}
+
+export const ERRORS = {
+  validation_error: { status: 422, rpc: -32602, message: 'The request is not valid.' },
+  bad_request: { status: 400, rpc: -32600, message: 'The request is malformed.' },
+  secret_in_url: {
+    status: 400,
+    rpc: -32600,
+    message: 'Credentials must be sent in a header (Authorization: Bearer or X-API-Key), never in the URL.',
+  },
+  unauthorized: { status: 401, rpc: -32001, message: 'Credentials are required: send Authorization: Bearer <AGENT_SECRET>.' },
+  forbidden: { status: 403, rpc: -32003, message: 'These credentials may not act on this resource.' },
+  payment_required: { status: 402, rpc: -32402, message: 'Payment required: send X-API-Key or a PAYMENT-SIGNATURE.' },
+  not_found: { status: 404, rpc: -32004, message: 'Not found.' },
+  method_not_allowed: { status: 405, rpc: -32601, message: 'Method not allowed.' },
+  conflict: { status: 409, rpc: -32009, message: 'The request conflicts with the current state.' },
+  handle_taken: { status: 409, rpc: -32009, message: 'That handle is already taken.' },
+  gone: { status: 410, rpc: -32010, message: 'This resource has expired.' },
+  payload_too_large: { status: 413, rpc: -32013, message: 'The payload is too large.' },
+  unsupported_media_type: { status: 415, rpc: -32600, message: 'Send Content-Type: application/json.' },
+  rate_limited: { status: 429, rpc: -32029, message: 'Too many requests; retry later.' },
+  upstream_error: { status: 502, rpc: -32050, message: 'The upstream service failed.' },
+  unavailable: { status: 503, rpc: -32053, message: 'The service is not available right now.' },
+  internal_error: { status: 500, rpc: -32603, message: 'Internal error.' },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** One item of a FastAPI-style validation body: `{loc, msg, type}`. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; [extra: string]: unknown };
+  detail?: ValidationIssue[];
+}
+
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly rpcCode: number;
+  /** Extra fields merged into the error body (e.g. `suggestion`, `current_version`). */
+  readonly extra: Record<string, unknown>;
+  /** Response headers the adapter should set (e.g. Retry-After, WWW-Authenticate). */
+  readonly headers: Record<string, string>;
+  readonly detail?: ValidationIssue[];
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    opts: { extra?: Record<string, unknown>; headers?: Record<string, string>; detail?: ValidationIssue[] } = {},
+  ) {
+    super(message ?? ERRORS[code].message);
+    this.name = 'GatewayError';
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.rpcCode = ERRORS[code].rpc;
+    this.extra = opts.extra ?? {};
+    this.headers = opts.headers ?? {};
+    this.detail = opts.detail;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { error: { code: this.code, message: this.message, ...this.extra } };
+    if (this.detail) body.detail = this.detail;
+    return body;
+  }
+}
+
+export const fail = (code: ErrorCode, message?: string, extra?: Record<string, unknown>): never => {
+  throw new GatewayError(code, message, { extra });
+};
+
+export function validationError(detail: ValidationIssue[]): GatewayError {
+  const first = detail[0];
+  const where = first ? `${first.loc.join('.')}: ${first.msg}` : 'invalid input';
+  return new GatewayError('validation_error', `Validation failed (${where}).`, { detail });
+}
+
+/** Converts anything thrown into a GatewayError; unknown errors become internal_error without internals. */
+export function toGatewayError(err: unknown): GatewayError {
+  if (err instanceof GatewayError) return err;
+  return new GatewayError('internal_error');
+}

@@ -1,0 +1,34 @@
+// Credentials come from headers only (never the URL): Authorization: Bearer, X-API-Key, x402 payment headers.
+import type { IncomingMessage } from 'node:http';
+import type { Credentials, Transport } from '../registry/types.js';
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export function bearerOf(req: IncomingMessage): string | undefined {
+  const auth = header(req, 'authorization');
+  if (!auth) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+  return m ? m[1] : undefined;
+}
+
+export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const fwd = header(req, 'x-forwarded-for');
+    if (fwd) return fwd.split(',')[0].trim();
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+export function credentialsOf(req: IncomingMessage, transport: Transport, trustProxy: boolean): Credentials {
+  return {
+    bearer: bearerOf(req),
+    apiKey: header(req, 'x-api-key'),
+    paymentSignature: header(req, 'payment-signature'),
+    xPayment: header(req, 'x-payment'),
+    ip: clientIp(req, trustProxy),
+    transport,
+  };
+}

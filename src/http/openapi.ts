@@ -1,0 +1,159 @@
+// GET /openapi.json: OpenAPI 3.1.0 generated from the route tables and the registry's zod schemas.
+import type { Registry } from '../registry/registry.js';
+import type { Tool } from '../registry/types.js';
+import type { Route } from './route.js';
+
+type Json = Record<string, unknown>;
+
+/** Endpoints served by src/http itself (protocols and operations), documented beside the tool routes. */
+const INFRA: { method: string; path: string; summary: string; tag: string }[] = [
+  { method: 'get', path: '/healthz', summary: 'Liveness', tag: 'operations' },
+  { method: 'get', path: '/readyz', summary: 'Readiness (database reachable)', tag: 'operations' },
+  { method: 'get', path: '/metrics', summary: 'Prometheus metrics', tag: 'operations' },
+  { method: 'get', path: '/openapi.json', summary: 'This document', tag: 'operations' },
+  { method: 'post', path: '/mcp', summary: 'MCP Streamable HTTP (JSON-RPC 2.0)', tag: 'protocols' },
+  { method: 'get', path: '/mcp', summary: 'MCP Streamable HTTP: server-to-client SSE stream', tag: 'protocols' },
+  { method: 'delete', path: '/mcp', summary: 'MCP Streamable HTTP: end the session', tag: 'protocols' },
+  { method: 'get', path: '/mcp/sse', summary: 'MCP legacy SSE transport', tag: 'protocols' },
+  { method: 'post', path: '/mcp/messages', summary: 'MCP legacy SSE transport: client messages', tag: 'protocols' },
+];
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+function security(tool: Tool): Json[] | undefined {
+  switch (tool.auth) {
+    case 'owner':
+      return [{ bearerAuth: [] }];
+    case 'optional_owner':
+      return [{ bearerAuth: [] }, {}];
+    case 'paid':
+      return [{ apiKey: [] }, { x402: [] }, { bearerAuth: [] }];
+    default:
+      return undefined;
+  }
+}
+
+function responses(route: Route, tool: Tool): Json {
+  const ok = String(route.status ?? 200);
+  const content =
+    route.response === 'file'
+      ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }
+      : { 'application/json': { schema: tool.output ? { type: 'object' } : { type: 'object' } } };
+  const out: Json = {
+    [ok]: { description: 'Success', content },
+    '404': { description: 'Not found', content: { 'application/json': { schema: ERROR_REF } } },
+    '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } },
+  };
+  if (tool.auth === 'owner' || tool.auth === 'optional_owner' || tool.selfField) {
+    out['401'] = { description: 'Missing credentials', content: { 'application/json': { schema: ERROR_REF } } };
+    out['403'] = { description: 'Wrong credentials or another handle', content: { 'application/json': { schema: ERROR_REF } } };
+  }
+  if (tool.auth === 'paid') out['402'] = { description: 'Payment required (x402 v2 challenge)' };
+  return out;
+}
+
+function operation(route: Route, tool: Tool, operationId: string): Json {
+  const schema = tool.inputJsonSchema as { properties?: Record<string, Json>; required?: string[] };
+  const props = schema.properties ?? {};
+  const required = new Set(schema.required ?? []);
+  const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const parameters: Json[] = pathNames.map((name) => ({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } }));
+  const rest = Object.entries(props).filter(([name]) => !pathNames.includes(name));
+  const op: Json = {
+    operationId,
+    summary: route.summary ?? tool.title ?? tool.name,
+    description: tool.description,
+    tags: [tool.toolset],
+    'x-mcp-tool': tool.expose.mcp ? tool.name : undefined,
+    parameters,
+    responses: responses(route, tool),
+  };
+  if (route.method === 'GET' || route.method === 'DELETE') {
+    for (const [name, s] of rest) parameters.push({ name, in: 'query', required: required.has(name), schema: s });
+  } else if (rest.length > 0 || typeof route.input === 'function') {
+    const bodyRequired = rest.filter(([n]) => required.has(n)).map(([n]) => n);
+    op.requestBody = {
+      required: bodyRequired.length > 0,
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: Object.fromEntries(rest), ...(bodyRequired.length ? { required: bodyRequired } : {}) },
+        },
+      },
+    };
+  }
+  const sec = security(tool);
+  if (sec) op.security = sec;
+  if (tool.price) op['x-price'] = { usd: tool.price.usd };
+  return op;
+}
+
+export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: string, version: string): Json {
+  const paths: Record<string, Json> = {};
+  const used = new Map<string, number>();
+  for (const r of routes) {
+    if (r.hidden) continue;
+    const tool = registry.get(r.tool);
+    if (!tool) continue;
+    const n = (used.get(tool.name) ?? 0) + 1;
+    used.set(tool.name, n);
+    const id = n === 1 ? tool.name : `${tool.name}_${n}`;
+    (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, tool, id);
+  }
+  for (const i of INFRA) {
+    (paths[i.path] ??= {})[i.method] = {
+      operationId: `${i.method}_${i.path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '')}`,
+      summary: i.summary,
+      tags: [i.tag],
+      responses: { '200': { description: 'Success' } },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Agent Gateway',
+      version,
+      description: 'A persistent home for stateless AI agents. Every operation is also an MCP tool (x-mcp-tool).',
+    },
+    servers: [{ url: baseUrl }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The agent secret returned once at registration.' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        x402: { type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE', description: 'x402 v2 payment payload (base64 JSON).' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: { code: { type: 'string' }, message: { type: 'string' } },
+            },
+          },
+        },
+        ValidationError: {
+          type: 'object',
+          required: ['detail'],
+          properties: {
+            detail: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['loc', 'msg', 'type'],
+                properties: {
+                  loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+                  msg: { type: 'string' },
+                  type: { type: 'string' },
+                },
+              },
+            },
+            error: ERROR_REF,
+          },
+        },
+      },
+    },
+  };
+}

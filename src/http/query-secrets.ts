@@ -1,0 +1,19 @@
+// A secret or key in the URL is refused (400): URLs end up in logs, proxies and browser history.
+import { SECRET_PREFIX } from '../auth/secrets.js';
+
+const SECRET_NAMES = new Set([
+  'secret', 'agent_secret', 'api_key', 'apikey', 'x-api-key', 'token', 'access_token', 'auth', 'authorization',
+  'password', 'bearer', 'payment-signature', 'x-payment',
+]);
+/** Value prefixes of credentials this gateway issues. */
+export const CREDENTIAL_PREFIXES = [SECRET_PREFIX, 'agk_'];
+
+/** Name of the offending query parameter, or null when the query string carries no credential. */
+export function secretInQuery(rawQuery: string): string | null {
+  if (!rawQuery) return null;
+  for (const [name, value] of new URLSearchParams(rawQuery)) {
+    if (SECRET_NAMES.has(name.toLowerCase())) return name;
+    if (CREDENTIAL_PREFIXES.some((p) => value.startsWith(p))) return name;
+  }
+  return null;
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// CLI: `agent-gateway serve` (default) runs the HTTP gateway; `agent-gateway mcp` serves MCP over stdio.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Gateway } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger } from './log.js';
+
+const USAGE = `agent-gateway — a persistent home for stateless AI agents
+
+Usage:
+  agent-gateway [serve]   run the HTTP gateway (REST, MCP Streamable HTTP and SSE)
+  agent-gateway mcp       serve the same tools over MCP stdio
+  agent-gateway --version | --help
+
+Configuration comes from the environment; see README.md.`;
+
+async function serve(config: Config): Promise<void> {
+  const started = performance.now();
+  const gateway = await Gateway.create({ config });
+  const { url } = await gateway.listen();
+  gateway.log.info({ url, data_dir: config.dataDir, ms: Math.round(performance.now() - started) }, 'gateway ready');
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    gateway.log.info({ signal }, 'shutting down');
+    gateway.close().then(
+      () => process.exit(0),
+      (err) => {
+        gateway.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function stdio(config: Config): Promise<void> {
+  const gateway = await Gateway.create({ config });
+  const credentials = {
+    bearer: config.stdio.secret,
+    apiKey: config.stdio.apiKey,
+    ip: 'stdio',
+    transport: 'mcp' as const,
+  };
+  if (config.stdio.secret) {
+    const caller = await gateway.registry.resolve(credentials);
+    if (!caller.agent) gateway.log.warn('AGENT_SECRET does not match any agent; owner tools will answer 403');
+    else if (config.stdio.handle && caller.agent.handle !== config.stdio.handle.toLowerCase()) {
+      gateway.log.warn({ handle: config.stdio.handle }, 'AGENT_HANDLE does not match the agent of AGENT_SECRET');
+    }
+  }
+  const server = gateway.mcpServer(config.mcpToolsets, () => credentials);
+  const transport = new StdioServerTransport();
+  const shutdown = async () => {
+    await server.close().catch(() => undefined);
+    await gateway.close();
+    process.exit(0);
+  };
+  transport.onclose = () => void shutdown();
+  process.stdin.on('end', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+  await server.connect(transport);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const cmd = argv[0] ?? 'serve';
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (cmd === '--version' || cmd === '-v') {
+    process.stdout.write('1.6.0\n');
+    return;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (cmd === 'serve') return serve(config);
+  if (cmd === 'mcp') return stdio(config);
+  process.stderr.write(`Unknown command "${cmd}".\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  createLogger('error').fatal({ err }, 'failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+// defineTool turns a ToolSpec into a Tool: defaults filled in and the JSON Schema computed once.
+import { z } from 'zod';
+import type { Tool, ToolSpec } from './types.js';
+
+const NAME = /^[a-z][a-z0-9_]{1,63}$/;
+
+/** JSON Schema (2020-12) of a zod schema as a client sends it (input side of transforms and defaults). */
+export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const js = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  delete js.$schema;
+  return js;
+}
+
+export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
+  if (!NAME.test(spec.name)) throw new Error(`tool name must be snake_case: ${spec.name}`);
+  const inputJsonSchema = jsonSchemaOf(spec.input);
+  if (inputJsonSchema.type !== 'object') throw new Error(`tool ${spec.name}: input must be an object schema`);
+  return {
+    name: spec.name,
+    title: spec.title,
+    toolset: spec.toolset,
+    description: spec.description,
+    input: spec.input,
+    output: spec.output,
+    auth: spec.auth,
+    price: spec.price ?? null,
+    expose: { mcp: spec.expose?.mcp ?? true, catalog: spec.expose?.catalog ?? false },
+    annotations: { ...(spec.title ? { title: spec.title } : {}), ...spec.annotations },
+    selfField: spec.selfField,
+    handler: spec.handler as Tool['handler'],
+    inputJsonSchema,
+  };
+}

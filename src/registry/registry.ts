@@ -1,0 +1,172 @@
+// The one registry every adapter calls. `call` runs the pipeline of DESIGN §1:
+// resolve caller → authorize → validate → charge → run → shape.
+import { performance } from 'node:perf_hooks';
+import type { z } from 'zod';
+import { GatewayError, toGatewayError, validationError, type ValidationIssue } from '../errors.js';
+import type { AgentRef, CallMeta, Caller, Credentials, Tool, ToolContext } from './types.js';
+
+/** The billing step for `paid` tools (filled in by src/billing). */
+export interface ChargeStep {
+  /** Reserves payment before the handler runs; throws payment_required (402) when there is none. */
+  begin(tool: Tool, caller: Caller, meta: CallMeta): Promise<Charge>;
+}
+
+export interface Charge {
+  /** The handler succeeded: commit (count quota, settle payment) and add receipt headers to `meta`. */
+  commit(meta: CallMeta): Promise<void>;
+  /** The handler failed: release what `begin` reserved. */
+  release(): Promise<void>;
+}
+
+export interface CallEvent {
+  tool: Tool;
+  caller: Caller;
+  ok: boolean;
+  code?: string;
+  ms: number;
+}
+
+export interface CallOutcome {
+  result: unknown;
+  meta: CallMeta;
+}
+
+export interface RegistryDeps {
+  resolveAgent(secret: string): Promise<AgentRef | null>;
+  /** What every handler sees besides the per-call fields (db, clock, config, log, services). */
+  base: Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal'>;
+}
+
+const noCharge: ChargeStep = {
+  begin: async () => {
+    throw new GatewayError('payment_required', 'This tool is paid and billing is not configured on this gateway.');
+  },
+};
+
+const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
+  path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), input);
+
+/** zod issues as FastAPI-style items; a field that was not sent at all is `missing`. */
+export function zodIssuesToDetail(error: z.ZodError, input: unknown): ValidationIssue[] {
+  return error.issues.map((i) => ({
+    loc: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    msg: i.message,
+    type: i.code === 'invalid_type' && valueAt(input, i.path) === undefined ? 'missing' : i.code,
+  }));
+}
+
+export class Registry {
+  private readonly tools = new Map<string, Tool>();
+  private readonly listeners: ((e: CallEvent) => void)[] = [];
+  private charger: ChargeStep = noCharge;
+
+  constructor(private readonly deps: RegistryDeps) {}
+
+  add(...tools: Tool[]): this {
+    for (const t of tools) {
+      if (this.tools.has(t.name)) throw new Error(`duplicate tool name: ${t.name}`);
+      this.tools.set(t.name, t);
+    }
+    return this;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  list(): Tool[] {
+    return [...this.tools.values()];
+  }
+
+  toolsets(): string[] {
+    return [...new Set(this.list().map((t) => t.toolset))].sort();
+  }
+
+  setChargeStep(step: ChargeStep): void {
+    this.charger = step;
+  }
+
+  onCall(listener: (e: CallEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Checks credentials once; a batch or a session reuses the result for many calls. */
+  async resolve(credentials: Credentials): Promise<Caller> {
+    if (!credentials.bearer) return { agent: null, badBearer: false, credentials };
+    const agent = await this.deps.resolveAgent(credentials.bearer);
+    return { agent, badBearer: agent === null, credentials };
+  }
+
+  async call(name: string, input: unknown, credentials: Credentials, signal?: AbortSignal): Promise<CallOutcome> {
+    return this.invoke(name, input, await this.resolve(credentials), signal);
+  }
+
+  async invoke(name: string, input: unknown, caller: Caller, signal?: AbortSignal): Promise<CallOutcome> {
+    const tool = this.tools.get(name);
+    if (!tool) throw new GatewayError('not_found', `Unknown tool: ${name}`);
+    const started = performance.now();
+    let charge: Charge | undefined;
+    try {
+      authorize(tool, caller);
+      const parsed = tool.input.safeParse(input ?? {});
+      if (!parsed.success) throw validationError(zodIssuesToDetail(parsed.error, input));
+      const args = parsed.data as Record<string, unknown>;
+      checkSelf(tool, args, caller);
+      const meta: CallMeta = { headers: {}, meta: {} };
+      if (tool.auth === 'paid') charge = await this.charger.begin(tool, caller, meta);
+      const ctx: ToolContext = {
+        ...this.deps.base,
+        caller,
+        meta,
+        signal,
+        call: async (inner, innerInput) => (await this.invoke(inner, innerInput, caller, signal)).result,
+      };
+      const result = await tool.handler(args, ctx);
+      if (charge) {
+        const c = charge;
+        charge = undefined;
+        await c.commit(meta);
+      }
+      this.emit({ tool, caller, ok: true, ms: performance.now() - started });
+      return { result, meta };
+    } catch (err) {
+      if (charge) await charge.release().catch(() => undefined);
+      const ge = toGatewayError(err);
+      if (ge.code === 'internal_error') this.deps.base.log.error({ err, tool: name }, 'tool failed');
+      this.emit({ tool, caller, ok: false, code: ge.code, ms: performance.now() - started });
+      throw ge;
+    }
+  }
+
+  private emit(e: CallEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // An observer must never break a call.
+      }
+    }
+  }
+}
+
+function authorize(tool: Tool, caller: Caller): void {
+  if (tool.auth === 'public') return;
+  if (caller.badBearer) throw new GatewayError('forbidden', 'The agent secret is not valid.');
+  if (tool.auth === 'owner' && !caller.agent) {
+    throw new GatewayError('unauthorized', undefined, { headers: { 'WWW-Authenticate': 'Bearer realm="agent-gateway"' } });
+  }
+}
+
+function checkSelf(tool: Tool, args: Record<string, unknown>, caller: Caller): void {
+  if (!tool.selfField) return;
+  const named = args[tool.selfField];
+  if (typeof named !== 'string' || named === '') return;
+  if (!caller.agent) {
+    throw new GatewayError('unauthorized', `Naming a handle here needs that agent's secret in Authorization: Bearer.`, {
+      headers: { 'WWW-Authenticate': 'Bearer realm="agent-gateway"' },
+    });
+  }
+  if (named.toLowerCase() !== caller.agent.handle) {
+    throw new GatewayError('forbidden', `These credentials belong to another handle than "${named}".`);
+  }
+}

@@ -1,0 +1,123 @@
+// The tool type (DESIGN §3). A tool is a named handler with a zod input schema, an auth rule, an optional
+// price and flags saying where it is exposed. Tools never see express, MCP or any other adapter.
+import type { z } from 'zod';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../store/db.js';
+import type { Logger } from '../log.js';
+
+export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
+
+export type Transport = 'rest' | 'mcp' | 'a2a' | 'chat' | 'batch' | 'internal';
+
+/** Raw credentials as an adapter found them; the pipeline resolves them. */
+export interface Credentials {
+  bearer?: string;
+  apiKey?: string;
+  /** x402 v2 `PAYMENT-SIGNATURE` (base64 JSON). */
+  paymentSignature?: string;
+  /** Legacy x402 v1 `X-PAYMENT`. */
+  xPayment?: string;
+  /** Client address, for anonymous rate limits and provenance. */
+  ip: string;
+  transport: Transport;
+}
+
+export interface AgentRef {
+  id: string;
+  handle: string;
+}
+
+/** Who is calling, once credentials are checked. */
+export interface Caller {
+  agent: AgentRef | null;
+  /** True when a bearer was sent but matched no agent. */
+  badBearer: boolean;
+  credentials: Credentials;
+  /** Filled by the billing step for metered calls (key, quota). */
+  billing?: Record<string, unknown>;
+}
+
+export interface Price {
+  /** Decimal US dollars, e.g. "0.001". */
+  usd: string;
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** What a call may add beside its result: headers (REST) that MCP carries in `_meta`. */
+export interface CallMeta {
+  headers: Record<string, string>;
+  /** Structured extras for `_meta` (e.g. payment receipts). */
+  meta: Record<string, unknown>;
+}
+
+/** Infrastructure a handler can reach besides the database. Later areas add members here. */
+export interface Services {
+  /** Peppered hash of a client address, for provenance and anonymous limits. */
+  clientKey(ip: string): string;
+  /** Forget cached credentials of an agent (after delete or secret rotation). */
+  forgetAgent(agentId: string): void;
+  /** Every registered tool (for overviews, routers and agent cards). */
+  listTools(): Tool[];
+}
+
+export interface ToolContext {
+  caller: Caller;
+  db: Db;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+  services: Services;
+  /** Runs another registry tool as the same caller (batch, templates, the chat router). */
+  call(name: string, input: unknown): Promise<unknown>;
+  meta: CallMeta;
+  signal?: AbortSignal;
+}
+
+/** A result that is bytes rather than JSON (artifact downloads); REST sends it as an attachment. */
+export interface FileResult {
+  kind: 'file';
+  bytes: Buffer;
+  contentType: string;
+  filename: string;
+  sha256: string;
+}
+
+export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
+  /** snake_case, unique and stable: it is an MCP tool name. */
+  name: string;
+  title?: string;
+  toolset: string;
+  description: string;
+  input: S;
+  output?: z.ZodType;
+  auth: AuthRule;
+  price?: Price | null;
+  expose?: { mcp?: boolean; catalog?: boolean };
+  annotations?: ToolAnnotations;
+  /**
+   * Name of an input field naming the acting handle (e.g. `handle` on `/memory/stats?handle=`). When the
+   * caller names a handle that is not its own, the pipeline answers 403 before the handler runs.
+   */
+  selfField?: string;
+  handler: (input: z.output<S>, ctx: ToolContext) => Promise<R> | R;
+}
+
+export interface Tool extends Required<Pick<ToolSpec, 'name' | 'toolset' | 'description' | 'input' | 'auth'>> {
+  title?: string;
+  output?: z.ZodType;
+  price: Price | null;
+  expose: { mcp: boolean; catalog: boolean };
+  annotations: ToolAnnotations;
+  selfField?: string;
+  handler: (input: unknown, ctx: ToolContext) => Promise<unknown> | unknown;
+  /** JSON Schema of the input, computed once. */
+  inputJsonSchema: Record<string, unknown>;
+}

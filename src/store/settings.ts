@@ -1,0 +1,13 @@
+// Gateway-wide settings kept in the database (e.g. the install's random pepper for hashing addresses).
+import { randomBytes } from 'node:crypto';
+import type { Db } from './db.js';
+
+export async function getOrCreateSetting(db: Db, key: string, make: () => string): Promise<string> {
+  await db.run('INSERT INTO gateway_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [key, make()]);
+  const row = await db.get<{ value: string }>('SELECT value FROM gateway_settings WHERE key = ?', [key]);
+  if (!row) throw new Error(`setting ${key} missing after insert`);
+  return row.value;
+}
+
+export const installPepper = (db: Db): Promise<string> =>
+  getOrCreateSetting(db, 'install_pepper', () => randomBytes(32).toString('hex'));

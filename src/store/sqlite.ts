@@ -1,0 +1,167 @@
+// The SQLite driver behind the Db interface. One write connection behind an async mutex (SQLite has one
+// writer anyway, and a transaction must never swallow another request's statement), plus reader
+// connections that in WAL mode never wait for the writer and never see uncommitted data.
+import fs from 'node:fs';
+import path from 'node:path';
+import sqlite3 from 'sqlite3';
+import type { Db, Params, Queryable, RunResult } from './db.js';
+
+const STATEMENT_CACHE = 256;
+
+/** One sqlite3 connection with a small cache of prepared statements. */
+class Connection implements Queryable {
+  private readonly cache = new Map<string, Promise<sqlite3.Statement>>();
+  constructor(readonly raw: sqlite3.Database) {}
+
+  static open(file: string, mode: number): Promise<Connection> {
+    return new Promise((resolve, reject) => {
+      const raw = new sqlite3.Database(file, mode, (err) => (err ? reject(err) : resolve(new Connection(raw))));
+    });
+  }
+
+  private statement(sql: string): Promise<sqlite3.Statement> {
+    let st = this.cache.get(sql);
+    if (st) return st;
+    st = new Promise<sqlite3.Statement>((resolve, reject) => {
+      const s: sqlite3.Statement = this.raw.prepare(sql, (err) => (err ? reject(err) : resolve(s)));
+    });
+    // A statement that fails to prepare is not kept: the next call reports the error again.
+    st.catch(() => this.cache.delete(sql));
+    if (this.cache.size >= STATEMENT_CACHE) {
+      const oldest = this.cache.keys().next().value as string;
+      void this.cache.get(oldest)?.then((s) => s.finalize(), () => undefined);
+      this.cache.delete(oldest);
+    }
+    this.cache.set(sql, st);
+    return st;
+  }
+
+  // `all` steps a statement to its end, which also ends its implicit read transaction; `get` uses it too
+  // because a half-read cached statement would pin an old WAL snapshot for the whole connection.
+  async all<T>(sql: string, params: Params = []): Promise<T[]> {
+    const st = await this.statement(sql);
+    return new Promise((resolve, reject) => {
+      st.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
+    });
+  }
+
+  async get<T>(sql: string, params: Params = []): Promise<T | undefined> {
+    const rows = await this.all<T>(sql, params);
+    return rows[0];
+  }
+
+  async run(sql: string, params: Params = []): Promise<RunResult> {
+    const st = await this.statement(sql);
+    return new Promise((resolve, reject) => {
+      st.run(params, function (this: sqlite3.RunResult, err: Error | null) {
+        if (err) reject(err);
+        else resolve({ changes: this.changes, lastId: this.lastID });
+      });
+    });
+  }
+
+  exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(err) : resolve())));
+  }
+
+  async close(): Promise<void> {
+    const statements = [...this.cache.values()];
+    this.cache.clear();
+    for (const st of statements) {
+      await st.then((s) => new Promise<void>((r) => s.finalize(() => r())), () => undefined);
+    }
+    await new Promise<void>((resolve, reject) => this.raw.close((err) => (err ? reject(err) : resolve())));
+  }
+}
+
+const isRead = (sql: string): boolean => /^\s*select\b/i.test(sql);
+
+export class SqliteDb implements Db {
+  private writeQueue: Promise<unknown> = Promise.resolve();
+  private next = 0;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly writer: Connection,
+    private readonly readers: Connection[],
+  ) {}
+
+  static async open(file: string, opts: { readers?: number } = {}): Promise<SqliteDb> {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    const writer = await Connection.open(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
+    await writer.exec(
+      'PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;',
+    );
+    writer.raw.configure('busyTimeout', 5000);
+    const readers: Connection[] = [];
+    // An in-memory database is private to its connection, so it reads through the writer.
+    const count = file === ':memory:' ? 0 : (opts.readers ?? 2);
+    for (let i = 0; i < count; i++) {
+      const r = await Connection.open(file, sqlite3.OPEN_READONLY);
+      await r.exec('PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON;');
+      r.raw.configure('busyTimeout', 5000);
+      readers.push(r);
+    }
+    return new SqliteDb(file, writer, readers);
+  }
+
+  private reader(): Connection {
+    if (this.readers.length === 0) return this.writer;
+    this.next = (this.next + 1) % this.readers.length;
+    return this.readers[this.next];
+  }
+
+  /** Serialises work on the write connection. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('database is closed'));
+    const result = this.writeQueue.then(fn);
+    this.writeQueue = result.catch(() => undefined);
+    return result;
+  }
+
+  get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
+    if (isRead(sql)) return this.reader().get<T>(sql, params);
+    return this.exclusive(() => this.writer.get<T>(sql, params));
+  }
+
+  all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
+    if (isRead(sql)) return this.reader().all<T>(sql, params);
+    return this.exclusive(() => this.writer.all<T>(sql, params));
+  }
+
+  run(sql: string, params?: Params): Promise<RunResult> {
+    return this.exclusive(() => this.writer.run(sql, params));
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      await this.writer.run('BEGIN IMMEDIATE');
+      try {
+        const out = await fn(this.writer);
+        await this.writer.run('COMMIT');
+        return out;
+      } catch (err) {
+        await this.writer.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.exclusive(() => this.writer.exec(sql));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.exclusive(async () => undefined);
+    this.closed = true;
+    for (const r of this.readers) await r.close();
+    await this.writer.exec('PRAGMA wal_checkpoint(TRUNCATE);').catch(() => undefined);
+    await this.writer.close();
+  }
+}
+
+/** True when a driver error is a uniqueness or other constraint violation. */
+export const isConstraintError = (err: unknown): boolean =>
+  typeof err === 'object' && err !== null && (err as { code?: string }).code === 'SQLITE_CONSTRAINT';

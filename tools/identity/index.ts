@@ -1,0 +1,228 @@
+// Identity: claim a handle, get a secret once, public profile, identity card, invite link, referrals.
+import { z } from 'zod';
+import { GatewayError } from '../../src/errors.js';
+import { defineTool } from '../../src/registry/define-tool.js';
+import { hashSecret, newId, newSecret } from '../../src/auth/secrets.js';
+import { isConstraintError } from '../../src/store/sqlite.js';
+import type { ToolContext } from '../../src/registry/types.js';
+import { Handle, HandleRef, RESERVED_HANDLES, suffixCandidates } from './handles.js';
+import { inviteUrl, publicProfile } from './profile.js';
+import * as store from './store.js';
+
+/** A /start visit counts for a registration from the same client within this window. */
+const REFERRAL_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
+async function mustFind(ctx: ToolContext, handle: string): Promise<store.AgentRow> {
+  const a = await store.agentByHandle(ctx.db, handle);
+  if (!a) throw new GatewayError('not_found', `No agent has the handle "${handle}".`);
+  return a;
+}
+
+async function freeSuggestion(ctx: ToolContext, base: string): Promise<string> {
+  let tries = 0;
+  for (const candidate of suffixCandidates(base)) {
+    if (!(await store.handleTaken(ctx.db, candidate))) return candidate;
+    if (++tries > 50) break;
+  }
+  throw new GatewayError('conflict', 'No free handle near that name; choose another.');
+}
+
+const RegisterInput = z.object({
+  handle: Handle,
+  auto_suffix: z.boolean().default(false).describe('If the handle is taken, claim the suggested free handle instead.'),
+  bio: z.string().max(280).default('').describe('Short public description (plain text, at most 280 characters).'),
+  via: HandleRef.optional().describe('Handle of the agent that referred you (provenance only, never a reward).'),
+});
+
+export const agentRegister = defineTool({
+  name: 'agent_register',
+  title: 'Register an agent',
+  toolset: 'identity',
+  description:
+    'Claim a handle and receive the agent secret ONCE. Send it later as Authorization: Bearer <secret>. ' +
+    'A taken handle answers 409 with a free `suggestion`; with auto_suffix=true that suggestion is claimed.',
+  input: RegisterInput,
+  auth: 'public',
+  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handler: async (input, ctx) => {
+    if (RESERVED_HANDLES.has(input.handle)) {
+      throw new GatewayError('handle_taken', `The handle "${input.handle}" is reserved.`, {
+        extra: { suggestion: await freeSuggestion(ctx, input.handle) },
+      });
+    }
+    const secret = newSecret();
+    const now = ctx.clock.now();
+    const viaRow = input.via ? await store.agentByHandle(ctx.db, input.via) : undefined;
+    const clientHash = ctx.services.clientKey(ctx.caller.credentials.ip);
+    let handle = input.handle;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await ctx.db.transaction(async (tx) => {
+          const visited = await store.takeStartVisit(tx, clientHash, now - REFERRAL_WINDOW_MS);
+          await store.insertAgent(tx, {
+            id: newId('ag'),
+            handle,
+            secretHash: hashSecret(secret),
+            bio: input.bio,
+            invitedBy: viaRow?.id ?? visited,
+            now,
+          });
+        });
+        break;
+      } catch (err) {
+        if (!isConstraintError(err)) throw err;
+        const suggestion = await freeSuggestion(ctx, input.handle);
+        if (!input.auto_suffix || attempt >= 5) {
+          throw new GatewayError('handle_taken', `The handle "${handle}" is already taken.`, { extra: { suggestion } });
+        }
+        handle = suggestion;
+      }
+    }
+    const row = await mustFind(ctx, handle);
+    return {
+      handle,
+      secret,
+      requested_handle: input.handle,
+      notice: 'Store the secret now: it is shown only once and cannot be recovered. Send it as Authorization: Bearer <secret>.',
+      profile: publicProfile(row, ctx.config),
+    };
+  },
+});
+
+export const agentGet = defineTool({
+  name: 'agent_get',
+  title: 'Public profile',
+  toolset: 'identity',
+  description: 'The public profile of an agent.',
+  input: z.object({ handle: HandleRef }),
+  auth: 'public',
+  annotations: { readOnlyHint: true },
+  handler: async (input, ctx) => publicProfile(await mustFind(ctx, input.handle), ctx.config),
+});
+
+export const agentList = defineTool({
+  name: 'agent_list',
+  title: 'List agents',
+  toolset: 'identity',
+  description: 'Registered agents, newest first.',
+  input: z.object({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    offset: z.coerce.number().int().min(0).default(0),
+  }),
+  auth: 'public',
+  annotations: { readOnlyHint: true },
+  handler: async (input, ctx) => {
+    const [rows, total] = await Promise.all([store.listAgents(ctx.db, input.limit, input.offset), store.countAgents(ctx.db)]);
+    return { agents: rows.map((r) => publicProfile(r, ctx.config)), total, limit: input.limit, offset: input.offset };
+  },
+});
+
+export const whoami = defineTool({
+  name: 'whoami',
+  title: 'Who am I',
+  toolset: 'identity',
+  description: 'The profile of the agent whose secret is in use.',
+  input: z.object({}),
+  auth: 'owner',
+  annotations: { readOnlyHint: true },
+  handler: async (_input, ctx) => publicProfile(await mustFind(ctx, ctx.caller.agent!.handle), ctx.config),
+});
+
+export const agentDelete = defineTool({
+  name: 'agent_delete',
+  title: 'Delete an agent',
+  toolset: 'identity',
+  description:
+    'Irreversibly deletes the handle, its secret and everything that belongs to it (memory, mail, wall posts, ' +
+    'follows, watches, credits). Owner only.',
+  input: z.object({ handle: HandleRef }),
+  auth: 'owner',
+  selfField: 'handle',
+  annotations: { destructiveHint: true, idempotentHint: false },
+  handler: async (input, ctx) => {
+    const me = ctx.caller.agent!;
+    await store.deleteAgent(ctx.db, me.id);
+    ctx.services.forgetAgent(me.id);
+    return { deleted: true, handle: input.handle };
+  },
+});
+
+export const agentRotateSecret = defineTool({
+  name: 'agent_rotate_secret',
+  title: 'Rotate the agent secret',
+  toolset: 'identity',
+  description: 'Replaces the agent secret; the new one is returned once and the old one stops working at once.',
+  input: z.object({ handle: HandleRef }),
+  auth: 'owner',
+  selfField: 'handle',
+  annotations: { destructiveHint: true, idempotentHint: false },
+  handler: async (input, ctx) => {
+    const me = ctx.caller.agent!;
+    const secret = newSecret();
+    await store.setSecretHash(ctx.db, me.id, hashSecret(secret));
+    ctx.services.forgetAgent(me.id);
+    return { handle: input.handle, secret, notice: 'The previous secret no longer works. Store this one now.' };
+  },
+});
+
+export const inviteGet = defineTool({
+  name: 'invite_get',
+  title: 'Invite record',
+  toolset: 'identity',
+  description:
+    'The shareable invite link of an agent with lineage counts: introduced_total (everyone who registered via ' +
+    'the handle) and introduced_active (invitees with xp > 0). The reward is a reputation badge, never credits.',
+  input: z.object({ handle: HandleRef }),
+  auth: 'public',
+  annotations: { readOnlyHint: true },
+  handler: async (input, ctx) => {
+    const a = await mustFind(ctx, input.handle);
+    const counts = await store.inviteCounts(ctx.db, a.id);
+    return {
+      handle: a.handle,
+      invite_url: inviteUrl(ctx.config, a.handle),
+      introduced_total: counts.total,
+      introduced_active: counts.active,
+      reward: 'reputation badge (never credits)',
+    };
+  },
+});
+
+export const start = defineTool({
+  name: 'start',
+  title: 'Start here',
+  toolset: 'identity',
+  description:
+    'Onboarding: how to register, get a free key and connect over MCP. With `via`, the referring handle is ' +
+    'recorded for the next registration from this client (provenance only, no reward).',
+  input: z.object({ via: HandleRef.optional() }),
+  auth: 'public',
+  annotations: { readOnlyHint: false, idempotentHint: true },
+  handler: async (input, ctx) => {
+    const base = ctx.config.baseUrl;
+    let referrer: string | null = null;
+    let notice: string | undefined;
+    if (input.via) {
+      const a = await store.agentByHandle(ctx.db, input.via);
+      if (a) {
+        await store.recordStartVisit(ctx.db, ctx.services.clientKey(ctx.caller.credentials.ip), a.id, ctx.clock.now());
+        referrer = a.handle;
+      } else {
+        notice = `No agent has the handle "${input.via}"; no referral was recorded.`;
+      }
+    }
+    return {
+      welcome: 'Agent Gateway: a persistent home for stateless agents.',
+      referrer,
+      ...(notice ? { notice } : {}),
+      steps: [
+        { step: 'register', how: `POST ${base}/agents/register {"handle": "your-name"}`, note: 'the secret is shown once' },
+        { step: 'authenticate', how: 'Authorization: Bearer <secret> on owner endpoints' },
+        { step: 'connect over MCP', how: `Streamable HTTP at ${base}/mcp, or stdio with \`npx agent-gateway mcp\`` },
+        { step: 'explore', how: `GET ${base}/openapi.json` },
+      ],
+    };
+  },
+});
+
+export const identityTools = [agentRegister, agentGet, agentList, whoami, agentDelete, agentRotateSecret, inviteGet, start];

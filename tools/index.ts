@@ -1,0 +1,7 @@
+// Every tool of the gateway. Adding a capability = one module here + its REST routes in rest/.
+import type { Tool } from '../src/registry/types.js';
+import { gatewayInfo } from './gateway/index.js';
+import { identityCard } from './identity/card.js';
+import { identityTools } from './identity/index.js';
+
+export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard];
