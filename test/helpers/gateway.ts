@@ -1,0 +1,76 @@
+// Starts a real gateway on an ephemeral port with a temporary data dir, for end-to-end tests.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Gateway } from '../../src/app.js';
+import { ManualClock, type Clock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+
+export interface TestGateway {
+  gateway: Gateway;
+  url: string;
+  dataDir: string;
+  clock: ManualClock;
+  /** Stops the gateway; the data dir stays until `cleanup`. */
+  stop(): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export const tempDir = (prefix = 'gw-test-'): string => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+
+export async function startGateway(opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock } = {}): Promise<TestGateway> {
+  const dataDir = opts.dataDir ?? tempDir();
+  const config = loadConfig({ PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
+  const clock = (opts.clock as ManualClock | undefined) ?? new ManualClock();
+  const gateway = await Gateway.create({ config, clock, log: createLogger('silent') });
+  const { url } = await gateway.listen();
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await gateway.close();
+  };
+  return {
+    gateway,
+    url,
+    dataDir,
+    clock,
+    stop,
+    cleanup: async () => {
+      await stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small JSON HTTP client for REST tests. */
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; secret?: string; headers?: Record<string, string>; raw?: string } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.secret) headers.authorization = `Bearer ${opts.secret}`;
+  let body: string | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+  const res = await fetch(base + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** Registers an agent and returns its handle and secret. */
+export async function register(base: string, handle: string): Promise<{ handle: string; secret: string }> {
+  const r = await api(base, 'POST', '/agents/register', { body: { handle } });
+  if (r.status !== 201) throw new Error(`register ${handle}: ${r.status} ${JSON.stringify(r.body)}`);
+  return { handle: r.body.handle, secret: r.body.secret };
+}
