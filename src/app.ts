@@ -53,7 +53,7 @@ export class Gateway {
     readonly clock: Clock,
     readonly log: Logger,
   ) {
-    this.mcpCatalog = { registry, resources, resourceTemplates, prompts, pageSize: 100 };
+    this.mcpCatalog = { registry, resources, resourceTemplates, prompts, pageSize: config.mcpPageSize };
   }
 
   /** Opens the database (migrating it) and builds the registry; no port is bound yet. */

@@ -24,6 +24,7 @@ const EnvSchema = z.object({
   GATEWAY_MAX_BODY_BYTES: positiveInt.default(8 * 1024 * 1024),
   GATEWAY_MCP_MAX_SESSIONS: positiveInt.default(1000),
   GATEWAY_MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
+  GATEWAY_MCP_PAGE_SIZE: positiveInt.max(1000).default(100),
   GATEWAY_ALLOWED_HOSTS: list,
   GATEWAY_ALLOWED_ORIGINS: list,
   GATEWAY_TRUST_PROXY: bool,
@@ -50,6 +51,7 @@ export interface Config {
   maxBodyBytes: number;
   mcpMaxSessions: number;
   mcpSessionIdleMs: number;
+  mcpPageSize: number;
   allowedHosts: string[];
   allowedOrigins: string[];
   trustProxy: boolean;
@@ -87,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: e.GATEWAY_MAX_BODY_BYTES,
     mcpMaxSessions: e.GATEWAY_MCP_MAX_SESSIONS,
     mcpSessionIdleMs: e.GATEWAY_MCP_SESSION_IDLE_SECONDS * 1000,
+    mcpPageSize: e.GATEWAY_MCP_PAGE_SIZE,
     allowedHosts: e.GATEWAY_ALLOWED_HOSTS,
     allowedOrigins: e.GATEWAY_ALLOWED_ORIGINS,
     trustProxy: e.GATEWAY_TRUST_PROXY,
