@@ -53,7 +53,10 @@ async function stdio(config: Config): Promise<void> {
   }
   const server = gateway.mcpServer(config.mcpToolsets, () => credentials);
   const transport = new StdioServerTransport();
+  let stopping = false;
   const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
     await server.close().catch(() => undefined);
     await gateway.close();
     process.exit(0);

@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { tempDir } from '../helpers/gateway.js';
+import { MAIN } from '../helpers/paths.js';
+
+const dataDir = tempDir();
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+async function spawnClient(env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'mcp'],
+    env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  return client;
+}
+
+describe('MCP over stdio (official SDK client, spawned built entry)', () => {
+  it('initializes, lists tools, registers, then acts as owner with AGENT_SECRET', async () => {
+    const anon = await spawnClient({});
+    expect(anon.getServerVersion()?.name).toBe('agent-gateway');
+    const names = (await anon.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['agent_register', 'whoami', 'agent_delete']));
+    const reg = await anon.callTool({ name: 'agent_register', arguments: { handle: 'stdio-agent' } });
+    const { secret } = reg.structuredContent as { secret: string };
+    const denied = await anon.callTool({ name: 'whoami', arguments: {} });
+    expect(denied.isError).toBe(true);
+    await anon.close();
+
+    const owner = await spawnClient({ AGENT_HANDLE: 'stdio-agent', AGENT_SECRET: secret });
+    const me = await owner.callTool({ name: 'whoami', arguments: {} });
+    expect(me.isError).toBeFalsy();
+    expect((me.structuredContent as { handle: string }).handle).toBe('stdio-agent');
+    const other = await owner.callTool({ name: 'agent_delete', arguments: { handle: 'someone-else' } });
+    expect(other.isError).toBe(true);
+    expect((other.structuredContent as any).error.code).toBe('forbidden');
+    await owner.close();
+  });
+
+  it('narrows tools with GATEWAY_MCP_TOOLSETS', async () => {
+    const client = await spawnClient({ GATEWAY_MCP_TOOLSETS: 'gateway' });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(['gateway_info']);
+    const r = await client.callTool({ name: 'agent_register', arguments: { handle: 'hidden-tool' } }).catch((e: Error) => e);
+    expect(r).toBeInstanceOf(Error);
+    await client.close();
+  });
+});
