@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8787);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.baseUrl).toBe('http://127.0.0.1:8787');
+    expect(c.dataDir.endsWith('/data')).toBe(true);
+    expect(c.logLevel).toBe('info');
+    expect(c.egressAllow).toEqual([]);
+    expect(c.mcpToolsets).toEqual([]);
+  });
+
+  it('parses lists and a public base URL without a trailing slash', () => {
+    const c = loadConfig({ GATEWAY_MCP_TOOLSETS: 'memory, wall', GATEWAY_BASE_URL: 'https://gw.example.com/' });
+    expect(c.mcpToolsets).toEqual(['memory', 'wall']);
+    expect(c.baseUrl).toBe('https://gw.example.com');
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'loud'],
+    ['GATEWAY_BASE_URL', 'ftp://x'],
+    ['GATEWAY_MAX_BODY_BYTES', '-1'],
+  ])('refuses %s=%s with a message naming the variable', (key, value) => {
+    expect(() => loadConfig({ [key]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [key]: value })).toThrow(new RegExp(`${key}="${value}"`));
+  });
+});

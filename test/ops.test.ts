@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../rest/index.js';
+import { api, register, startGateway, type TestGateway } from './helpers/gateway.js';
+
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startGateway();
+});
+afterAll(async () => gw.cleanup());
+
+describe('operations', () => {
+  it('healthz and readyz', async () => {
+    expect((await api(gw.url, 'GET', '/healthz')).body.status).toBe('ok');
+    expect((await api(gw.url, 'GET', '/readyz')).body.status).toBe('ready');
+  });
+
+  it('exposes per-tool call counts, errors and latency in Prometheus format', async () => {
+    await register(gw.url, 'metric-agent');
+    await api(gw.url, 'POST', '/agents/register', { body: { handle: 'metric-agent' } });
+    const r = await fetch(`${gw.url}/metrics`);
+    const text = await r.text();
+    expect(r.headers.get('content-type')).toContain('text/plain');
+    expect(text).toMatch(/gateway_tool_calls_total\{tool="agent_register",transport="rest",outcome="ok"\} 1/);
+    expect(text).toMatch(/gateway_tool_errors_total\{tool="agent_register",code="handle_taken"\} 1/);
+    expect(text).toMatch(/gateway_tool_duration_seconds_bucket\{le="[^"]+",tool="agent_register"\}/);
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is OpenAPI 3.1.0, version 1.6.0, and lists every REST route with its schemas', async () => {
+    const doc = (await api(gw.url, 'GET', '/openapi.json')).body;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.6.0');
+    expect(doc.servers[0].url).toBe(gw.url);
+    for (const r of routes.filter((x) => !x.hidden)) {
+      const op = doc.paths[r.path]?.[r.method.toLowerCase()];
+      expect(op, `${r.method} ${r.path}`).toBeDefined();
+      expect(op.responses['422']).toBeDefined();
+    }
+    const reg = doc.paths['/agents/register'].post;
+    expect(reg.requestBody.content['application/json'].schema.properties.handle.type).toBe('string');
+    expect(reg.requestBody.content['application/json'].schema.required).toContain('handle');
+    const del = doc.paths['/agents/{handle}'].delete;
+    expect(del.security).toEqual([{ bearerAuth: [] }]);
+    expect(del.parameters[0]).toMatchObject({ name: 'handle', in: 'path', required: true });
+    const list = doc.paths['/agents'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset']);
+    expect(doc.paths['/mcp'].post).toBeDefined();
+  });
+});
