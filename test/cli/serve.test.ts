@@ -1,0 +1,53 @@
+// The real CLI: start-up, readiness, graceful stop on SIGTERM, and data kept across restarts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { api, tempDir } from '../helpers/gateway.js';
+import { MAIN } from '../helpers/paths.js';
+
+const dataDir = tempDir();
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+function serve(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    child.stderr!.on('data', (c: Buffer) => {
+      buf += c.toString();
+      const m = /"url":"(http:[^"]+)".*"msg":"gateway ready"/.exec(buf);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${buf}`)));
+  });
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+
+describe('agent-gateway serve', () => {
+  it('starts, serves, stops gracefully on SIGTERM and keeps its data', async () => {
+    const first = await serve();
+    expect((await api(first.url, 'GET', '/readyz')).status).toBe(200);
+    const reg = await api(first.url, 'POST', '/agents/register', { body: { handle: 'cli-agent' } });
+    expect(reg.status).toBe(201);
+    const done = exited(first.child);
+    first.child.kill('SIGTERM');
+    expect(await done).toBe(0);
+
+    const second = await serve();
+    expect((await api(second.url, 'GET', '/agents/cli-agent')).status).toBe(200);
+    const done2 = exited(second.child);
+    second.child.kill('SIGINT');
+    expect(await done2).toBe(0);
+  });
+
+  it('refuses a bad configuration with a clear message and exit code 2', async () => {
+    const child = spawn(process.execPath, [MAIN, 'serve'], { env: { PATH: process.env.PATH ?? '', PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    expect(await exited(child)).toBe(2);
+    expect(err).toContain('PORT="eighty"');
+  });
+});
