@@ -1,0 +1,19 @@
+// npm run bench [-- scenario…]: runs the benchmark scenarios and prints a markdown report.
+import { foundation } from './scenarios/foundation.js';
+
+const SCENARIOS: Record<string, () => Promise<string>> = { foundation };
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const names = wanted.length ? wanted : Object.keys(SCENARIOS);
+  for (const n of names) {
+    const s = SCENARIOS[n];
+    if (!s) throw new Error(`unknown scenario ${n}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+    process.stdout.write(`${await s()}\n\n`);
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
