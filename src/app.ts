@@ -2,7 +2,6 @@
 import path from 'node:path';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import type client from 'prom-client';
 import { allTools } from '../tools/index.js';
@@ -21,10 +20,12 @@ import { credentialsOf } from './http/credentials.js';
 import { buildOpenApi } from './http/openapi.js';
 import { OriginGuard } from './http/origin-guard.js';
 import { sendJson } from './http/send.js';
+import type { Router } from './http/router.js';
 import { createHttpServer } from './http/server.js';
 import { LegacySseEndpoint } from './mcp/legacy-sse.js';
 import { buildMcpServer, type McpCatalog, type McpConnectionOptions } from './mcp/server.js';
 import { StreamableHttpEndpoint } from './mcp/streamable-http.js';
+import { mountMcp, toolsetsOf } from './mcp/mount.js';
 import { Registry } from './registry/registry.js';
 import type { Credentials } from './registry/types.js';
 import type { Db } from './store/db.js';
@@ -116,21 +117,20 @@ export class Gateway {
     this.sse = sse;
     this.metrics = createMetrics(this.registry);
     let openapi: unknown;
-    const server = createHttpServer(
-      {
-        config,
-        log: this.log,
-        registry: this.registry,
-        routes,
-        mcp: {
-          streamable: (req, res, ts) => streamable.handle(req, res, ts),
-          sseOpen: (res, ts) => sse.open(res, ts),
-          sseMessage: (req, res, id) => sse.message(req, res, id),
-        },
-        extend: (app) => this.operationsRoutes(app, () => (openapi ??= buildOpenApi(routes, this.registry, this.config.baseUrl, GATEWAY_VERSION))),
+    const server = createHttpServer({
+      config,
+      log: this.log,
+      registry: this.registry,
+      routes,
+      extend: (router) => {
+        this.operationsRoutes(router, () => (openapi ??= buildOpenApi(routes, this.registry, this.config.baseUrl, GATEWAY_VERSION)));
+        mountMcp(router, guard, {
+          streamable: (req, res, query) => streamable.handle(req, res, toolsetsOf(query)),
+          sseOpen: (_req, res, query) => sse.open(res, toolsetsOf(query)),
+          sseMessage: (req, res, query) => sse.message(req, res, query.get('sessionId')),
+        });
       },
-      guard,
-    );
+    });
     this.http = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -145,9 +145,9 @@ export class Gateway {
     return { port, url: config.baseUrl };
   }
 
-  private operationsRoutes(app: Express, openapi: () => unknown): void {
-    app.get('/healthz', (_req, res) => sendJson(res, 200, { status: 'ok', version: GATEWAY_VERSION }));
-    app.get('/readyz', async (_req, res) => {
+  private operationsRoutes(router: Router, openapi: () => unknown): void {
+    router.add('GET', '/healthz', (_req, res) => sendJson(res, 200, { status: 'ok', version: GATEWAY_VERSION }));
+    router.add('GET', '/readyz', async (_req, res) => {
       if (this.stopping) return sendJson(res, 503, { status: 'stopping' });
       try {
         await this.db.get('SELECT 1 AS ok');
@@ -156,12 +156,11 @@ export class Gateway {
         sendJson(res, 503, { status: 'database unavailable' });
       }
     });
-    app.get('/metrics', async (_req, res) => {
+    router.add('GET', '/metrics', async (_req, res) => {
       const body = await this.metrics!.metrics();
-      res.setHeader('Content-Type', this.metrics!.contentType);
-      res.end(body);
+      res.writeHead(200, { 'Content-Type': this.metrics!.contentType }).end(body);
     });
-    app.get('/openapi.json', (_req, res) => sendJson(res, 200, openapi()));
+    router.add('GET', '/openapi.json', (_req, res) => sendJson(res, 200, openapi()));
   }
 
   /** Graceful stop: refuse new connections, let in-flight requests finish, close MCP sessions and the db. */

@@ -31,7 +31,7 @@ export async function load(name: string, o: LoadOptions): Promise<LoadResult> {
     body: o.body,
     connections: o.connections ?? DEFAULTS.connections,
     duration: o.duration ?? DEFAULTS.duration,
-    requests: o.makeBody ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: o.makeBody!() }) }] : undefined,
+    requests: o.makeBody ? [{ setupRequest: (req) => ({ ...req, body: o.makeBody!() }) }] : undefined,
   });
   return {
     name,

@@ -2,6 +2,7 @@
 // refused: loopback, private, link-local, CGNAT, multicast, reserved, documentation, benchmarking, cloud
 // metadata, and IPv6 forms that embed one of those (v4-mapped, v4-compatible, NAT64, 6to4). An operator
 // allow-list of CIDR ranges (GATEWAY_EGRESS_ALLOW) re-permits addresses inside those ranges.
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 type IP = ipaddr.IPv4 | ipaddr.IPv6;
@@ -103,10 +104,10 @@ function parseAllowEntry(raw: string): Cidr {
     const prefix = bits === undefined ? 32 : Number(bits);
     if (prefix > 32) throw new Error(`Egress allow-list entry "${raw}" has a prefix longer than /32.`);
     parsed = [ipaddr.IPv4.parse(ip), prefix];
-  } else if (ipaddr.IPv6.isValid(ip) && !ip.includes('%')) {
+  } else if (!ip.includes('%') && parseV6(ip)) {
     const prefix = bits === undefined ? 128 : Number(bits);
     if (prefix > 128) throw new Error(`Egress allow-list entry "${raw}" has a prefix longer than /128.`);
-    parsed = [ipaddr.IPv6.parse(ip), prefix];
+    parsed = [parseV6(ip) as ipaddr.IPv6, prefix];
   } else {
     throw new Error(`Egress allow-list entry "${raw}" is not valid: ${hint}.`);
   }
@@ -129,13 +130,30 @@ export function validateAllowList(entries: readonly string[]): string[] {
   });
 }
 
-/** Parses a textual address (v4, v6, v4-mapped v6) into its canonical form, or undefined. */
+/**
+ * Parses IPv6 text strictly (Node's own parser decides validity). ipaddr.js reads "::a.b.c.d" as the
+ * v4-mapped "::ffff:a.b.c.d"; it is really the deprecated v4-compatible form, so it is built by hand here.
+ */
+function parseV6(text: string): ipaddr.IPv6 | undefined {
+  if (isIP(text) !== 6) return undefined;
+  const compat = /^::(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (compat) {
+    const [a, b, c, d] = compat.slice(1).map(Number);
+    return new ipaddr.IPv6([0, 0, 0, 0, 0, 0, (a << 8) | b, (c << 8) | d]);
+  }
+  return ipaddr.IPv6.parse(text);
+}
+
+/**
+ * Parses a textual address into its canonical form (v4-mapped IPv6 becomes IPv4), or undefined. Only strict
+ * dotted-decimal IPv4 counts: ipaddr.js alone would also read 0x7f.1 or 0177.0.0.1.
+ */
 export function parseAddress(text: string): IP | undefined {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
-  // Only canonical dotted-quad IPv4 counts as an address here; ipaddr.js would also accept 0x7f.1 etc.
-  if (ipaddr.IPv4.isValidFourPartDecimal(bare)) return ipaddr.IPv4.parse(bare);
-  if (ipaddr.IPv6.isValid(bare)) return ipaddr.process(bare);
-  return undefined;
+  if (isIP(bare) === 4 && ipaddr.IPv4.isValidFourPartDecimal(bare)) return ipaddr.IPv4.parse(bare);
+  const v6 = parseV6(bare);
+  if (!v6) return undefined;
+  return v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
 }
 
 export class AddressPolicy {

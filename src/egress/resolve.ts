@@ -62,7 +62,7 @@ export function checkLiteral(target: Target, policy: AddressPolicy): void {
   if (!verdict.allowed) {
     throw new EgressError(
       'blocked_address',
-      `Refused to connect to ${describeOrigin(target.url)}: ${verdict.address} is ${verdict.reason}.`,
+      `Refused to connect to ${describeOrigin(target.url)}: ${verdict.address} is not a public address (${verdict.reason}).`,
       { address: verdict.address },
     );
   }
@@ -92,7 +92,7 @@ export async function resolveChecked(hostname: string, policy: AddressPolicy, lo
     if (!verdict.allowed) {
       throw new EgressError(
         'blocked_address',
-        `Refused to connect to ${hostname}: it resolves to ${verdict.address}, which is ${verdict.reason}.`,
+        `Refused to connect to ${hostname}: it resolves to ${verdict.address}, which is not a public address (${verdict.reason}).`,
         { address: verdict.address },
       );
     }

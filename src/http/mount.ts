@@ -1,42 +1,53 @@
-// The one adapter that mounts rest/ route tables on express: build the tool input from the request,
+// The one adapter that mounts rest/ route tables on the router: build the tool input from the request,
 // call the registry, send the result. No capability logic here.
-import type { Express, Request, Response } from 'express';
-import { GatewayError } from '../errors.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GatewayError, validationError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
 import { credentialsOf } from './credentials.js';
+import { readBody } from './read-body.js';
 import type { RequestParts, Route } from './route.js';
+import { parseQuery, type Router } from './router.js';
 import { isFileResult, sendError, sendFile, sendJson } from './send.js';
 
 export interface MountOptions {
   trustProxy: boolean;
+  maxBodyBytes: number;
 }
-
-/** Static segments before parameters, so `/agents/templates` wins over `/agents/{handle}`. */
-export function sortRoutes(routes: Route[]): Route[] {
-  const key = (r: Route) => r.path.split('/').map((s) => (s.startsWith('{') ? '1' : '0')).join('');
-  return [...routes].sort((a, b) => key(a).localeCompare(key(b)));
-}
-
-export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function buildInput(r: Route, parts: RequestParts): unknown {
-  if (typeof r.input === 'function') return r.input(parts);
-  const body = parts.body;
-  if (r.input === 'body') {
-    if (body !== undefined && !isPlainObject(body)) throw bodyNotObject();
-    return { ...(body ?? {}), ...parts.path };
+const isJsonType = (ct: string | undefined): boolean => {
+  const t = (ct ?? '').split(';')[0].trim().toLowerCase();
+  return t === 'application/json' || (t.startsWith('application/') && t.endsWith('+json'));
+};
+
+/** The JSON body, or undefined when there is none. 413 over the cap, 415 for another type, 422 if malformed. */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return undefined;
+  const text = await readBody(req, maxBytes);
+  if (text === null) throw new GatewayError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+  if (text.trim() === '') return undefined;
+  if (!isJsonType(req.headers['content-type'])) throw new GatewayError('unsupported_media_type');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw validationError([{ loc: ['body'], msg: 'The body is not valid JSON.', type: 'json_invalid' }]);
   }
-  if (body !== undefined && !isPlainObject(body)) throw bodyNotObject();
-  return { ...parts.query, ...(body ?? {}), ...parts.path };
 }
 
 const bodyNotObject = () =>
   new GatewayError('validation_error', 'The body must be a JSON object.', {
     detail: [{ loc: ['body'], msg: 'The body must be a JSON object.', type: 'model_attributes_type' }],
   });
+
+function buildInput(r: Route, parts: RequestParts): unknown {
+  if (typeof r.input === 'function') return r.input(parts);
+  const body = parts.body;
+  if (body !== undefined && !isPlainObject(body)) throw bodyNotObject();
+  if (r.input === 'body') return { ...(body ?? {}), ...parts.path };
+  return { ...parts.query, ...(body ?? {}), ...parts.path };
+}
 
 /** Prefixes validation locations with where the field came from (FastAPI style: path, query, body). */
 function locate(err: GatewayError, r: Route, parts: RequestParts): GatewayError {
@@ -51,45 +62,21 @@ function locate(err: GatewayError, r: Route, parts: RequestParts): GatewayError 
   return err;
 }
 
-export function mountRoutes(app: Express, routes: Route[], registry: Registry, opts: MountOptions): void {
-  for (const r of sortRoutes(routes)) {
+export function mountRoutes(router: Router, routes: Route[], registry: Registry, opts: MountOptions): void {
+  for (const r of routes) {
     if (!registry.get(r.tool)) throw new Error(`route ${r.method} ${r.path} names unknown tool ${r.tool}`);
     const status = r.status ?? 200;
-    const handler = async (req: Request, res: Response) => {
-      res.locals.route = r.path;
-      const parts: RequestParts = {
-        path: req.params as Record<string, string>,
-        query: req.query as Record<string, unknown>,
-        body: req.body,
-        headers: req.headers,
-      };
+    const hasBody = r.method !== 'GET';
+    router.add(r.method, r.path, async (req: IncomingMessage, res: ServerResponse, m, rawQuery) => {
+      const parts: RequestParts = { path: m.params, query: parseQuery(rawQuery), body: undefined, headers: req.headers };
       try {
-        const input = buildInput(r, parts);
-        const out = await registry.call(r.tool, input, credentialsOf(req, 'rest', opts.trustProxy));
+        if (hasBody) parts.body = await readJsonBody(req, opts.maxBodyBytes);
+        const out = await registry.call(r.tool, buildInput(r, parts), credentialsOf(req, 'rest', opts.trustProxy));
         if (isFileResult(out.result)) sendFile(res, out.result, out.meta.headers);
         else sendJson(res, status, out.result, out.meta.headers);
       } catch (err) {
-        const ge = sendError(res, err instanceof GatewayError ? locate(err, r, parts) : err);
-        res.locals.errorCode = ge.code;
+        sendError(res, err instanceof GatewayError ? locate(err, r, parts) : err);
       }
-    };
-    const path = expressPath(r.path);
-    switch (r.method) {
-      case 'GET':
-        app.get(path, handler);
-        break;
-      case 'POST':
-        app.post(path, handler);
-        break;
-      case 'PUT':
-        app.put(path, handler);
-        break;
-      case 'DELETE':
-        app.delete(path, handler);
-        break;
-      case 'PATCH':
-        app.patch(path, handler);
-        break;
-    }
+    });
   }
 }

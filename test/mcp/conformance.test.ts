@@ -39,15 +39,17 @@ describe('MCP Inspector CLI', () => {
   it('lists tools over stdio (built entry) and calls one', async () => {
     const dir = tempDir();
     try {
-      const env = { ...process.env, GATEWAY_DATA_DIR: dir, LOG_LEVEL: 'warn' };
-      const list = await run(bin('mcp-inspector'), ['--cli', process.execPath, MAIN, 'mcp', '--method', 'tools/list'], { env, timeout: 60_000 });
+      // The Inspector passes the server only the variables given with -e.
+      const env = ['-e', `GATEWAY_DATA_DIR=${dir}`, '-e', 'LOG_LEVEL=warn'];
+      const list = await run(bin('mcp-inspector'), ['--cli', ...env, process.execPath, MAIN, 'mcp', '--method', 'tools/list'], { timeout: 60_000 });
       expect((JSON.parse(list.stdout).tools as { name: string }[]).map((t) => t.name)).toContain('gateway_info');
       const call = await run(
         bin('mcp-inspector'),
-        ['--cli', process.execPath, MAIN, 'mcp', '--method', 'tools/call', '--tool-name', 'agent_register', '--tool-arg', 'handle=inspector-agent'],
-        { env, timeout: 60_000 },
+        ['--cli', ...env, process.execPath, MAIN, 'mcp', '--method', 'tools/call', '--tool-name', 'agent_register', '--tool-arg', 'handle=inspector-agent'],
+        { timeout: 60_000 },
       );
       expect(JSON.parse(call.stdout).structuredContent.handle).toBe('inspector-agent');
+      expect(fs.existsSync(`${dir}/gateway.db`)).toBe(true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

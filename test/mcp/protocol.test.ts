@@ -33,11 +33,11 @@ async function openSession(query = ''): Promise<string> {
 describe('Streamable HTTP transport rules', () => {
   it('answers initialize with a negotiated version and a session id', async () => {
     const r = await post(init);
-    const body = await r.json();
+    const body = (await r.json()) as any;
     expect(body.result.protocolVersion).toBe('2025-06-18');
     expect(body.result.serverInfo.name).toBe('agent-gateway');
     const unknown = await post({ ...init, params: { ...init.params, protocolVersion: '1999-01-01' } });
-    expect((await unknown.json()).result.protocolVersion).toMatch(/^20\d\d-/);
+    expect(((await unknown.json()) as any).result.protocolVersion).toMatch(/^20\d\d-/);
   });
 
   it('refuses bad Accept (406), bad Content-Type (415), bad JSON (400 -32700)', async () => {
@@ -45,7 +45,7 @@ describe('Streamable HTTP transport rules', () => {
     expect((await post(init, { 'content-type': 'text/plain' })).status).toBe(415);
     const bad = await post('{nope');
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.code).toBe(-32700);
+    expect(((await bad.json()) as any).error.code).toBe(-32700);
   });
 
   it('requires a known session for everything after initialize', async () => {
@@ -55,7 +55,7 @@ describe('Streamable HTTP transport rules', () => {
     const id = await openSession();
     const ok = await post(ping, { 'mcp-session-id': id });
     expect(ok.status).toBe(200);
-    expect((await ok.json()).result).toEqual({});
+    expect(((await ok.json()) as any).result).toEqual({});
     expect((await post(ping, { 'mcp-session-id': id, 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
     const notif = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id });
     expect(notif.status).toBe(202);
