@@ -15,6 +15,7 @@ import { makeClientKey } from './auth/client-key.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
+import { createEgress, type Egress } from './egress/index.js';
 import { createMetrics } from './metrics.js';
 import { credentialsOf } from './http/credentials.js';
 import { buildOpenApi } from './http/openapi.js';
@@ -65,6 +66,7 @@ export class Gateway {
     const db = await SqliteDb.open(path.join(config.dataDir, 'gateway.db'));
     await migrate(db);
     const clientKey = makeClientKey(await installPepper(db));
+    const egress = createEgress({ allow: config.egressAllow });
     const resolver = new AgentResolver((hash) => identityStore.agentBySecretHash(db, hash), () => clock.now());
     const registry: Registry = new Registry({
       resolveAgent: (secret) => resolver.resolve(secret),
@@ -77,6 +79,7 @@ export class Gateway {
           clientKey,
           forgetAgent: (id) => resolver.forget(id),
           listTools: () => registry.list(),
+          egress,
         },
       },
     });
@@ -178,6 +181,7 @@ export class Gateway {
       await closed;
       clearTimeout(timer);
     }
+    await this.registry.services.egress.close();
     await this.db.close();
   }
 }

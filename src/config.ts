@@ -1,6 +1,7 @@
 // Every setting comes from the environment, parsed and validated once at start-up (README has the table).
 import path from 'node:path';
 import { z } from 'zod';
+import { validateAllowList } from './egress/address-policy.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -19,7 +20,14 @@ const EnvSchema = z.object({
   GATEWAY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   GATEWAY_DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  GATEWAY_EGRESS_ALLOW: list,
+  GATEWAY_EGRESS_ALLOW: list.transform((entries, ctx) => {
+    try {
+      return validateAllowList(entries);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
   GATEWAY_MCP_TOOLSETS: list,
   GATEWAY_MAX_BODY_BYTES: positiveInt.default(8 * 1024 * 1024),
   GATEWAY_MCP_MAX_SESSIONS: positiveInt.default(1000),

@@ -30,3 +30,10 @@ describe('config', () => {
     expect(() => loadConfig({ [key]: value })).toThrow(new RegExp(`${key}="${value}"`));
   });
 });
+
+describe('egress allow-list', () => {
+  it('normalises CIDR ranges and refuses a bad one', () => {
+    expect(loadConfig({ GATEWAY_EGRESS_ALLOW: '127.0.0.1/32, 10.0.0.0/8' }).egressAllow).toEqual(['127.0.0.1/32', '10.0.0.0/8']);
+    expect(() => loadConfig({ GATEWAY_EGRESS_ALLOW: '127.0.0.1/99' })).toThrow(/GATEWAY_EGRESS_ALLOW/);
+  });
+});

@@ -62,6 +62,10 @@ export class Registry {
 
   constructor(private readonly deps: RegistryDeps) {}
 
+  get services(): ToolContext['services'] {
+    return this.deps.base.services;
+  }
+
   add(...tools: Tool[]): this {
     for (const t of tools) {
       if (this.tools.has(t.name)) throw new Error(`duplicate tool name: ${t.name}`);

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import type { Logger } from '../log.js';
+import type { Egress } from '../egress/egress.js';
 
 export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
 
@@ -66,6 +67,8 @@ export interface Services {
   forgetAgent(agentId: string): void;
   /** Every registered tool (for overviews, routers and agent cards). */
   listTools(): Tool[];
+  /** The only way to fetch a URL (SSRF guard, limits, signed webhooks). */
+  egress: Egress;
 }
 
 export interface ToolContext {

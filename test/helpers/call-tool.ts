@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { GatewayError } from '../../src/errors.js';
 import { createLogger } from '../../src/log.js';
 import { Registry } from '../../src/registry/registry.js';
+import { createEgress } from '../../src/egress/index.js';
 import type { Tool } from '../../src/registry/types.js';
 
 export function pureRegistry(tools: Tool[], clock = new ManualClock(Date.parse('2026-11-22T00:00:00Z'))): Registry {
@@ -15,7 +16,7 @@ export function pureRegistry(tools: Tool[], clock = new ManualClock(Date.parse('
       clock,
       config: loadConfig({ GATEWAY_DATA_DIR: '/tmp/unused' }),
       log: createLogger('silent'),
-      services: { clientKey: (ip) => ip, forgetAgent: () => undefined, listTools: () => registry.list() },
+      services: { clientKey: (ip) => ip, forgetAgent: () => undefined, listTools: () => registry.list(), egress: createEgress() },
     },
   });
   registry.add(...tools);
