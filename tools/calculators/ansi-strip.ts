@@ -2,7 +2,7 @@
 // A hand-written scanner rather than a regex: it counts what it removes and handles unterminated strings.
 import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
-import { CALCULATOR } from './common.js';
+import { CALCULATOR, codePointLength } from './common.js';
 
 const MAX_BYTES = 1024 * 1024;
 
@@ -71,19 +71,6 @@ function sequenceEnd(s: string, i: number): number {
   }
   if (within(d, 0x30, 0x7e)) return i + 2; // Fp/Fe/Fs two-character sequences (ESC 7, ESC M, ESC c, ESC \ ...)
   return i + 1; // a stray ESC before text: drop the ESC only
-}
-
-/** Unicode code points in s (surrogate pairs count once). */
-export function codePointLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length - 1; i++) {
-    const c = s.charCodeAt(i);
-    if (within(c, 0xd800, 0xdbff) && within(s.charCodeAt(i + 1), 0xdc00, 0xdfff)) {
-      n--;
-      i++;
-    }
-  }
-  return n;
 }
 
 export function stripAnsi(text: string): { text: string; removed: number } {

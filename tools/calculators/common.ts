@@ -22,3 +22,16 @@ export function showChar(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
   return cp >= 0x21 && cp <= 0x7e ? `'${ch}'` : `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 }
+
+/** Unicode code points in s (surrogate pairs count once). */
+export function codePointLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff) {
+      n--;
+      i++;
+    }
+  }
+  return n;
+}
