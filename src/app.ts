@@ -10,12 +10,9 @@ import { GATEWAY_VERSION } from '../tools/gateway/index.js';
 import { routes } from '../rest/index.js';
 import { resources, resourceTemplates } from '../resources/index.js';
 import { prompts } from '../prompts/index.js';
-import { AgentResolver } from './auth/agent-resolver.js';
-import { makeClientKey } from './auth/client-key.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
-import { createEgress, type Egress } from './egress/index.js';
 import { createMetrics } from './metrics.js';
 import { credentialsOf } from './http/credentials.js';
 import { buildOpenApi } from './http/openapi.js';
@@ -31,7 +28,7 @@ import { Registry } from './registry/registry.js';
 import type { Credentials } from './registry/types.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrate.js';
-import { installPepper } from './store/settings.js';
+import { buildInfrastructure, type Infrastructure } from './services.js';
 import { SqliteDb } from './store/sqlite.js';
 
 export interface GatewayOptions {
@@ -54,6 +51,7 @@ export class Gateway {
     readonly registry: Registry,
     readonly clock: Clock,
     readonly log: Logger,
+    readonly infra: Infrastructure,
   ) {
     this.mcpCatalog = { registry, resources, resourceTemplates, prompts, pageSize: config.mcpPageSize };
   }
@@ -65,26 +63,23 @@ export class Gateway {
     const log = opts.log ?? createLogger(config.logLevel);
     const db = await SqliteDb.open(path.join(config.dataDir, 'gateway.db'));
     await migrate(db);
-    const clientKey = makeClientKey(await installPepper(db));
-    const egress = createEgress({ allow: config.egressAllow });
-    const resolver = new AgentResolver((hash) => identityStore.agentBySecretHash(db, hash), () => clock.now());
-    const registry: Registry = new Registry({
-      resolveAgent: (secret) => resolver.resolve(secret),
-      base: {
-        db,
-        clock,
-        config,
-        log,
-        services: {
-          clientKey,
-          forgetAgent: (id) => resolver.forget(id),
-          listTools: () => registry.list(),
-          egress,
-        },
-      },
+    let registry: Registry | undefined;
+    const infra = await buildInfrastructure({
+      db,
+      config,
+      clock,
+      log,
+      lookupAgent: (hash) => identityStore.agentBySecretHash(db, hash),
+      registry: () => registry!,
     });
+    registry = new Registry({
+      resolveAgent: (secret) => infra.resolver.resolve(secret),
+      base: { db, clock, config, log, services: infra.services },
+    });
+    registry.setChargeStep(infra.billing);
+    infra.usage.attach(registry);
     registry.add(...allTools);
-    return new Gateway(config, db, registry, clock, log);
+    return new Gateway(config, db, registry, clock, log, infra);
   }
 
   /** A fresh MCP server for one connection. */
@@ -181,7 +176,7 @@ export class Gateway {
       await closed;
       clearTimeout(timer);
     }
-    await this.registry.services.egress.close();
+    await this.infra.close();
     await this.db.close();
   }
 }

@@ -38,6 +38,15 @@ const EnvSchema = z.object({
   GATEWAY_TRUST_PROXY: bool,
   GATEWAY_OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   GATEWAY_SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+  X402_NETWORK: z.string().regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network such as eip155:8453').default('eip155:84532'),
+  X402_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  X402_ASSET: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a token contract address').optional(),
+  X402_ASSET_NAME: z.string().min(1).optional(),
+  X402_ASSET_VERSION: z.string().min(1).optional(),
+  X402_ASSET_DECIMALS: z.coerce.number().int().min(0).max(36).optional(),
+  X402_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+  X402_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address').optional(),
+  X402_MAX_TIMEOUT_SECONDS: positiveInt.max(3600).default(300),
   AGENT_HANDLE: z.string().optional(),
   AGENT_SECRET: z.string().optional(),
   GATEWAY_API_KEY: z.string().optional(),
@@ -65,8 +74,50 @@ export interface Config {
   trustProxy: boolean;
   operatorToken?: string;
   shutdownGraceMs: number;
+  x402: X402Config;
   /** Credentials the stdio MCP server acts with. */
   stdio: { handle?: string; secret?: string; apiKey?: string };
+}
+
+export interface X402Config {
+  /** CAIP-2, e.g. eip155:8453 (Base) or eip155:84532 (Base Sepolia). */
+  network: string;
+  chainId: number;
+  rpcUrl: string;
+  /** The stablecoin contract, with its EIP-712 domain name/version and decimals. */
+  asset: string;
+  assetName: string;
+  assetVersion: string;
+  decimals: number;
+  /** The service wallet's key; when absent a wallet is generated in the data dir. */
+  privateKey?: string;
+  /** Where payments go; defaults to the service wallet's address. */
+  payTo?: string;
+  maxTimeoutSeconds: number;
+}
+
+/** USDC on Base and Base Sepolia (DESIGN §9); other networks must name their asset. */
+const KNOWN_ASSETS: Record<string, { rpc: string; asset: string; name: string; version: string; decimals: number }> = {
+  'eip155:8453': { rpc: 'https://mainnet.base.org', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', name: 'USD Coin', version: '2', decimals: 6 },
+  'eip155:84532': { rpc: 'https://sepolia.base.org', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', name: 'USDC', version: '2', decimals: 6 },
+};
+
+function x402Config(e: z.output<typeof EnvSchema>): X402Config {
+  const known = KNOWN_ASSETS[e.X402_NETWORK];
+  const missing = ['X402_RPC_URL', 'X402_ASSET', 'X402_ASSET_NAME', 'X402_ASSET_VERSION'].filter((k) => !known && !e[k as keyof typeof e]);
+  if (missing.length) throw new ConfigError(`Invalid configuration:\n  X402_NETWORK=${e.X402_NETWORK} is not a known network: set ${missing.join(', ')}`);
+  return {
+    network: e.X402_NETWORK,
+    chainId: Number(e.X402_NETWORK.slice('eip155:'.length)),
+    rpcUrl: e.X402_RPC_URL ?? known!.rpc,
+    asset: e.X402_ASSET ?? known!.asset,
+    assetName: e.X402_ASSET_NAME ?? known!.name,
+    assetVersion: e.X402_ASSET_VERSION ?? known!.version,
+    decimals: e.X402_ASSET_DECIMALS ?? known?.decimals ?? 6,
+    privateKey: e.X402_PRIVATE_KEY,
+    payTo: e.X402_PAY_TO,
+    maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
+  };
 }
 
 export class ConfigError extends Error {
@@ -103,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.GATEWAY_TRUST_PROXY,
     operatorToken: e.GATEWAY_OPERATOR_TOKEN,
     shutdownGraceMs: e.GATEWAY_SHUTDOWN_GRACE_MS,
+    x402: x402Config(e),
     stdio: { handle: e.AGENT_HANDLE, secret: e.AGENT_SECRET, apiKey: e.GATEWAY_API_KEY },
   };
 }

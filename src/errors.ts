@@ -54,11 +54,18 @@ export class GatewayError extends Error {
   /** Response headers the adapter should set (e.g. Retry-After, WWW-Authenticate). */
   readonly headers: Record<string, string>;
   readonly detail?: ValidationIssue[];
+  /** An x402 PaymentRequired object: REST sends it as the 402 body, MCP as the tool result's payload. */
+  readonly payment?: Record<string, unknown>;
 
   constructor(
     code: ErrorCode,
     message?: string,
-    opts: { extra?: Record<string, unknown>; headers?: Record<string, string>; detail?: ValidationIssue[] } = {},
+    opts: {
+      extra?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      detail?: ValidationIssue[];
+      payment?: Record<string, unknown>;
+    } = {},
   ) {
     super(message ?? ERRORS[code].message);
     this.name = 'GatewayError';
@@ -68,6 +75,7 @@ export class GatewayError extends Error {
     this.extra = opts.extra ?? {};
     this.headers = opts.headers ?? {};
     this.detail = opts.detail;
+    this.payment = opts.payment;
   }
 
   toBody(): ErrorBody {

@@ -28,6 +28,7 @@ export function credentialsOf(req: IncomingMessage, transport: Transport, trustP
     apiKey: header(req, 'x-api-key'),
     paymentSignature: header(req, 'payment-signature'),
     xPayment: header(req, 'x-payment'),
+    operatorToken: header(req, 'x-operator-token'),
     ip: clientIp(req, trustProxy),
     transport,
   };

@@ -3,11 +3,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError, validationError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
+import { coerceQuery } from './coerce-query.js';
 import { credentialsOf } from './credentials.js';
 import { readBody } from './read-body.js';
 import type { RequestParts, Route } from './route.js';
 import { parseQuery, type Router } from './router.js';
-import { isFileResult, sendError, sendFile, sendJson } from './send.js';
+import { isFileResult, sendError, sendFile, sendHtml, sendJson } from './send.js';
 
 export interface MountOptions {
   trustProxy: boolean;
@@ -45,8 +46,10 @@ function buildInput(r: Route, parts: RequestParts): unknown {
   if (typeof r.input === 'function') return r.input(parts);
   const body = parts.body;
   if (body !== undefined && !isPlainObject(body)) throw bodyNotObject();
-  if (r.input === 'body') return { ...(body ?? {}), ...parts.path };
-  return { ...parts.query, ...(body ?? {}), ...parts.path };
+  // A tool named by the path gets only its own input, not the parameter that named it.
+  const path = typeof r.tool === 'string' ? parts.path : {};
+  if (r.input === 'body') return { ...(body ?? {}), ...path };
+  return { ...parts.query, ...(body ?? {}), ...path };
 }
 
 /** Prefixes validation locations with where the field came from (FastAPI style: path, query, body). */
@@ -62,17 +65,38 @@ function locate(err: GatewayError, r: Route, parts: RequestParts): GatewayError 
   return err;
 }
 
+/** The tool a request names: fixed, or from a path parameter when the route admits it. */
+function toolName(r: Route, parts: RequestParts, registry: Registry): string {
+  if (typeof r.tool === 'string') return r.tool;
+  const name = parts.path[r.tool.param];
+  const tool = registry.get(name);
+  if (!tool || !r.tool.admits(tool)) throw new GatewayError('not_found', `No tool named "${name}" here.`);
+  return name;
+}
+
+/** True when the client ranks text/html above JSON (browsers do; API clients and curl do not). */
+export function prefersHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const html = accept.indexOf('text/html');
+  if (html === -1) return false;
+  const json = accept.indexOf('application/json');
+  return json === -1 || html < json;
+}
+
 export function mountRoutes(router: Router, routes: Route[], registry: Registry, opts: MountOptions): void {
   for (const r of routes) {
-    if (!registry.get(r.tool)) throw new Error(`route ${r.method} ${r.path} names unknown tool ${r.tool}`);
+    if (typeof r.tool === 'string' && !registry.get(r.tool)) throw new Error(`route ${r.method} ${r.path} names unknown tool ${r.tool}`);
     const status = r.status ?? 200;
     const hasBody = r.method !== 'GET';
     router.add(r.method, r.path, async (req: IncomingMessage, res: ServerResponse, m, rawQuery) => {
       const parts: RequestParts = { path: m.params, query: parseQuery(rawQuery), body: undefined, headers: req.headers };
       try {
         if (hasBody) parts.body = await readJsonBody(req, opts.maxBodyBytes);
-        const out = await registry.call(r.tool, buildInput(r, parts), credentialsOf(req, 'rest', opts.trustProxy));
+        const name = toolName(r, parts, registry);
+        parts.query = coerceQuery(parts.query, registry.get(name)!.inputJsonSchema);
+        const out = await registry.call(name, buildInput(r, parts), credentialsOf(req, 'rest', opts.trustProxy));
         if (isFileResult(out.result)) sendFile(res, out.result, out.meta.headers);
+        else if (r.html && prefersHtml(req.headers.accept)) sendHtml(res, status, r.html(out.result), out.meta.headers);
         else sendJson(res, status, out.result, out.meta.headers);
       } catch (err) {
         sendError(res, err instanceof GatewayError ? locate(err, r, parts) : err);

@@ -35,10 +35,8 @@ function security(tool: Tool): Json[] | undefined {
 
 function responses(route: Route, tool: Tool): Json {
   const ok = String(route.status ?? 200);
-  const content =
-    route.response === 'file'
-      ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }
-      : { 'application/json': { schema: tool.output ? { type: 'object' } : { type: 'object' } } };
+  const content: Json = { 'application/json': { schema: { type: 'object' } } };
+  if (route.html) content['text/html'] = { schema: { type: 'string' } };
   const out: Json = {
     [ok]: { description: 'Success', content },
     '404': { description: 'Not found', content: { 'application/json': { schema: ERROR_REF } } },
@@ -90,14 +88,22 @@ function operation(route: Route, tool: Tool, operationId: string): Json {
 export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: string, version: string): Json {
   const paths: Record<string, Json> = {};
   const used = new Map<string, number>();
-  for (const r of routes) {
-    if (r.hidden) continue;
-    const tool = registry.get(r.tool);
-    if (!tool) continue;
+  const add = (r: Route, path: string, tool: Tool) => {
     const n = (used.get(tool.name) ?? 0) + 1;
     used.set(tool.name, n);
     const id = n === 1 ? tool.name : `${tool.name}_${n}`;
-    (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, tool, id);
+    (paths[path] ??= {})[r.method.toLowerCase()] = operation({ ...r, path }, tool, id);
+  };
+  for (const r of routes) {
+    if (r.hidden) continue;
+    if (typeof r.tool === 'string') {
+      const tool = registry.get(r.tool);
+      if (tool) add(r, r.path, tool);
+      continue;
+    }
+    // A route naming its tool by path parameter is documented once per tool it admits.
+    const dyn = r.tool;
+    for (const tool of registry.list().filter(dyn.admits)) add({ ...r, input: 'body' }, r.path.replace(`{${dyn.param}}`, tool.name), tool);
   }
   for (const i of INFRA) {
     (paths[i.path] ??= {})[i.method] = {

@@ -1,5 +1,6 @@
 // A REST route is plain data: method + path → registry tool, with how to build the input and how to send the
-// result. rest/*.ts hold the tables; src/http/mount.ts is the only code that knows the HTTP framework.
+// result. rest/*.ts hold the tables; src/http/mount.ts is the only code that serves them.
+import type { Tool } from '../registry/types.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -11,26 +12,32 @@ export interface RequestParts {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** A route whose tool is named by a path parameter, limited to tools the predicate admits (else 404). */
+export interface DynamicTool {
+  param: string;
+  admits: (tool: Tool) => boolean;
+}
+
 export interface Route {
   method: Method;
   /** OpenAPI-style path, e.g. `/agents/{handle}`. */
   path: string;
-  tool: string;
+  tool: string | DynamicTool;
   /** Success status (default 200). */
   status?: number;
   /**
    * How the input is built. Default: query, then body fields, then path parameters (path wins).
-   * `body` = the whole body is the input (plus path parameters).
+   * `body` = the body plus path parameters; a function builds it from the request parts.
    */
   input?: 'merge' | 'body' | ((parts: RequestParts) => unknown);
-  /** `json` (default), `file` (attachment from a FileResult) or `html`/`negotiate` for pages. */
-  response?: 'json' | 'file' | 'negotiate';
+  /** When set, a client preferring text/html gets this rendering of the result instead of JSON. */
+  html?: (result: unknown) => string;
   summary?: string;
   /** Hidden from /openapi.json (internal aliases). */
   hidden?: boolean;
 }
 
-export const route = (method: Method, path: string, tool: string, extra: Partial<Route> = {}): Route => ({
+export const route = (method: Method, path: string, tool: string | DynamicTool, extra: Partial<Route> = {}): Route => ({
   method,
   path,
   tool,

@@ -1,6 +1,6 @@
 // Writing responses without express's per-call overhead: JSON, errors, attachments.
 import type { ServerResponse } from 'node:http';
-import { GatewayError, toGatewayError, validationError } from '../errors.js';
+import { GatewayError, toGatewayError } from '../errors.js';
 import type { FileResult } from '../registry/types.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
@@ -12,23 +12,17 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(payload);
 }
 
-/** Maps body-parser failures onto the catalogue; everything else unknown is internal_error. */
-export function httpError(err: unknown): GatewayError {
-  if (err instanceof GatewayError) return err;
-  const e = err as { type?: string; status?: number; message?: string };
-  switch (e?.type) {
-    case 'entity.parse.failed':
-      return validationError([{ loc: ['body'], msg: 'The body is not valid JSON.', type: 'json_invalid' }]);
-    case 'entity.too.large':
-      return new GatewayError('payload_too_large', 'The request body is larger than this gateway accepts.');
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new GatewayError('unsupported_media_type', 'Unsupported body encoding or charset.');
-    case 'request.aborted':
-      return new GatewayError('bad_request', 'The request was aborted.');
-  }
-  return toGatewayError(err);
+export function sendHtml(res: ServerResponse, status: number, html: string, headers?: Record<string, string>): void {
+  res.statusCode = status;
+  if (headers) for (const k in headers) res.setHeader(k, headers[k]);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(html));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");
+  res.end(html);
 }
+
+export const httpError = (err: unknown): GatewayError => toGatewayError(err);
 
 export function sendError(res: ServerResponse, err: unknown): GatewayError {
   const ge = httpError(err);
@@ -36,7 +30,8 @@ export function sendError(res: ServerResponse, err: unknown): GatewayError {
     res.destroy();
     return ge;
   }
-  sendJson(res, ge.status, ge.toBody(), ge.headers);
+  // A 402 carries the x402 PaymentRequired JSON as its body (also read by v1 clients).
+  sendJson(res, ge.status, ge.payment ?? ge.toBody(), ge.headers);
   return ge;
 }
 

@@ -95,6 +95,25 @@ const textResult = (value: unknown, isError: boolean, meta?: Record<string, unkn
   };
 };
 
+/** x402 over MCP: the payment rides in `_meta["x402/payment"]`; it joins the credentials as a header would. */
+function withMetaPayment(c: Credentials, meta: Record<string, unknown> | undefined): Credentials {
+  const payment = meta?.['x402/payment'];
+  if (!payment || typeof payment !== 'object') return c;
+  return { ...c, paymentSignature: Buffer.from(JSON.stringify(payment)).toString('base64') };
+}
+
+/** x402 MCP transport convention: isError result, PaymentRequired as structuredContent, wrapped in the text. */
+function paymentResult(ge: GatewayError): CallToolResult {
+  const pr = ge.payment!;
+  const settlement = pr['x402/payment-response'];
+  return {
+    isError: true,
+    structuredContent: pr,
+    content: [{ type: 'text', text: JSON.stringify({ 'x402/error': { code: 402, message: ge.message, data: pr } }) }],
+    _meta: { 'x402/payment-required': pr, ...(settlement ? { 'x402/payment-response': settlement } : {}) },
+  };
+}
+
 export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions): Server {
   const { registry } = catalog;
   const server = new Server(
@@ -116,12 +135,13 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = allowed(req.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
-    const credentials = opts.credentials(extra);
+    const credentials = withMetaPayment(opts.credentials(extra), req.params._meta);
     try {
       const out = await registry.call(tool.name, req.params.arguments ?? {}, credentials, extra.signal);
       return textResult(out.result, false, out.meta.meta);
     } catch (err) {
       const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
+      if (ge.payment) return paymentResult(ge);
       return textResult({ ...ge.toBody(), status: ge.status }, true);
     }
   });

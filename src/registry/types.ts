@@ -6,6 +6,9 @@ import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import type { Logger } from '../log.js';
 import type { Egress } from '../egress/egress.js';
+import type { Billing } from '../billing/charge.js';
+import type { KeyService } from '../billing/keys.js';
+import type { PaymentSettings } from '../billing/challenge.js';
 
 export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
 
@@ -19,6 +22,8 @@ export interface Credentials {
   paymentSignature?: string;
   /** Legacy x402 v1 `X-PAYMENT`. */
   xPayment?: string;
+  /** `X-Operator-Token`, for operator-only actions. */
+  operatorToken?: string;
   /** Client address, for anonymous rate limits and provenance. */
   ip: string;
   transport: Transport;
@@ -69,6 +74,11 @@ export interface Services {
   listTools(): Tool[];
   /** The only way to fetch a URL (SSRF guard, limits, signed webhooks). */
   egress: Egress;
+  /** Quota reservations for batches, key usage. */
+  billing: Billing;
+  keys: KeyService;
+  /** x402 settings in force: network, asset, payTo. */
+  payments: PaymentSettings;
 }
 
 export interface ToolContext {

@@ -31,6 +31,7 @@ function requestFor(r: (typeof routes)[number], selfField?: string) {
 describe('owner routes refuse anonymous callers and other agents', () => {
   const owned = () =>
     routes.filter((r) => {
+      if (typeof r.tool !== 'string') return false;
       const t = gw.gateway.registry.get(r.tool)!;
       return t.auth === 'owner' && (r.path.includes('{handle}') || t.selfField);
     });
@@ -43,7 +44,7 @@ describe('owner routes refuse anonymous callers and other agents', () => {
 
   it('401 without credentials, 403 for another agent, and the victim is untouched', async () => {
     for (const r of owned()) {
-      const t = gw.gateway.registry.get(r.tool)!;
+      const t = gw.gateway.registry.get(r.tool as string)!;
       const { path, body } = requestFor(r, t.selfField);
       const anon = await api(gw.url, r.method, path, { body });
       expect(anon.status, `${r.method} ${path} anonymous`).toBe(401);

@@ -1,0 +1,100 @@
+// The charge step for paid tools: a valid API key with quota left pays with one unit; otherwise an x402
+// payment (or agent credits) pays; otherwise 402 with the challenge.
+import type { Clock } from '../clock.js';
+import type { Charge, ChargeStep } from '../registry/registry.js';
+import type { CallMeta, Caller, Tool } from '../registry/types.js';
+import { paymentRequired, paymentRequiredError, resourceUrl, type PaymentSettings } from './challenge.js';
+import type { ApiKey, KeyService } from './keys.js';
+import { rateLimitHeaders, type Quota, type QuotaState } from './quota.js';
+
+/** Units a batch reserved up front, spent by its calls without another database write each. */
+export interface Prepaid {
+  key: ApiKey;
+  left: Map<string, number>;
+  state: QuotaState;
+}
+
+/** Pays for a call by other means than a key (x402, credits); filled in by the payment issue. */
+export interface PaymentMethod {
+  /** Returns a charge when this method applies to the caller, null when it does not. */
+  begin(tool: Tool, caller: Caller, meta: CallMeta, settings: PaymentSettings): Promise<Charge | null>;
+}
+
+const free: Charge = { commit: async () => undefined, release: async () => undefined };
+
+export class Billing implements ChargeStep {
+  private readonly methods: PaymentMethod[] = [];
+
+  constructor(
+    private readonly keys: KeyService,
+    readonly quota: Quota,
+    private readonly settings: () => PaymentSettings,
+    private readonly baseUrl: () => string,
+    readonly clock: Clock,
+  ) {}
+
+  addMethod(m: PaymentMethod): void {
+    this.methods.push(m);
+  }
+
+  async begin(tool: Tool, caller: Caller, meta: CallMeta): Promise<Charge> {
+    const prepaid = caller.billing?.prepaid as Prepaid | undefined;
+    if (prepaid && (prepaid.left.get(tool.name) ?? 0) > 0) {
+      prepaid.left.set(tool.name, prepaid.left.get(tool.name)! - 1);
+      Object.assign(meta.headers, rateLimitHeaders(prepaid.key, prepaid.state));
+      return { commit: async () => undefined, release: async () => void prepaid.left.set(tool.name, prepaid.left.get(tool.name)! + 1) };
+    }
+    let reason = 'Payment required: send X-API-Key (free keys: POST /keys/issue) or pay per call with x402 (PAYMENT-SIGNATURE).';
+    const presented = caller.credentials.apiKey;
+    if (presented) {
+      const key = await this.keys.resolve(presented);
+      if (!key) {
+        reason = 'The API key is not valid. Get a free key with POST /keys/issue, or pay per call with x402.';
+      } else {
+        const q = await this.quota.consume(key, [tool.name]);
+        Object.assign(meta.headers, rateLimitHeaders(key, q));
+        if (q.ok) return { commit: async () => undefined, release: () => this.quota.refund(key, [tool.name]) };
+        reason =
+          q.refusedBy === '*'
+            ? `The monthly quota of this ${key.tier} key is used up (${q.limit} calls); it resets at ${new Date(q.resetAt * 1000).toISOString()}. Pay per call with x402 above quota.`
+            : `This ${key.tier} key's monthly allowance for ${tool.name} is used up; pay per call with x402 above it.`;
+      }
+    }
+    const settings = this.settings();
+    for (const m of this.methods) {
+      const charge = await m.begin(tool, caller, meta, settings);
+      if (charge) return charge;
+    }
+    if (caller.credentials.paymentSignature || caller.credentials.xPayment) {
+      reason = 'x402 payments are not accepted by this gateway yet; use an API key.';
+    }
+    const url = resourceUrl(tool, caller.credentials.transport, this.baseUrl());
+    throw paymentRequiredError(paymentRequired(tool, settings, url, reason), meta.headers);
+  }
+
+  /**
+   * Reserves quota for a batch's paid calls in one write; the calls then spend it locally. Returns null when
+   * the caller has no valid key or the quota cannot cover all of them (each call is then charged on its own).
+   */
+  async reserve(caller: Caller, tools: string[]): Promise<Prepaid | null> {
+    const presented = caller.credentials.apiKey;
+    if (!presented || tools.length === 0) return null;
+    const key = await this.keys.resolve(presented);
+    if (!key) return null;
+    const state = await this.quota.consume(key, tools);
+    if (!state.ok) return null;
+    const left = new Map<string, number>();
+    for (const t of tools) left.set(t, (left.get(t) ?? 0) + 1);
+    return { key, left, state };
+  }
+
+  /** Returns what a batch reserved but did not spend; resolves with the number of units given back. */
+  async settleReservation(p: Prepaid): Promise<number> {
+    const unused: string[] = [];
+    for (const [tool, n] of p.left) for (let i = 0; i < n; i++) unused.push(tool);
+    if (unused.length) await this.quota.refund(p.key, unused);
+    return unused.length;
+  }
+
+  static readonly free = free;
+}

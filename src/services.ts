@@ -1,0 +1,66 @@
+// Builds the infrastructure handlers reach through ctx.services: auth helpers, egress, billing, payments.
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import { AgentResolver } from './auth/agent-resolver.js';
+import { makeClientKey } from './auth/client-key.js';
+import { Billing } from './billing/charge.js';
+import type { PaymentSettings } from './billing/challenge.js';
+import { KeyService } from './billing/keys.js';
+import { Quota } from './billing/quota.js';
+import { UsageRecorder } from './billing/usage-recorder.js';
+import { loadOrCreateWallet, type ServiceWallet } from './billing/wallet.js';
+import { createEgress } from './egress/index.js';
+import type { Registry } from './registry/registry.js';
+import type { AgentRef, Services } from './registry/types.js';
+import type { Db } from './store/db.js';
+import { installPepper } from './store/settings.js';
+
+export interface Infrastructure {
+  services: Services;
+  resolver: AgentResolver;
+  billing: Billing;
+  usage: UsageRecorder;
+  wallet: ServiceWallet;
+  close(): Promise<void>;
+}
+
+export async function buildInfrastructure(o: {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  lookupAgent: (secretHash: string) => Promise<AgentRef | undefined>;
+  registry: () => Registry;
+}): Promise<Infrastructure> {
+  const { db, config, clock, log } = o;
+  const clientKey = makeClientKey(await installPepper(db));
+  const egress = createEgress({ allow: config.egressAllow });
+  const resolver = new AgentResolver(o.lookupAgent, () => clock.now());
+  const wallet = loadOrCreateWallet(config.dataDir, config.x402.privateKey);
+  if (wallet.source === 'generated') log.info({ address: wallet.address }, 'generated a service wallet; fund it with gas to settle x402 payments');
+  const payments: PaymentSettings = { ...config.x402, payTo: config.x402.payTo ?? wallet.address };
+  const keys = new KeyService(db, () => clock.now());
+  const billing = new Billing(keys, new Quota(db, clock), () => payments, () => config.baseUrl, clock);
+  const usage = new UsageRecorder(db, clock);
+  const services: Services = {
+    clientKey,
+    forgetAgent: (id) => resolver.forget(id),
+    listTools: () => o.registry().list(),
+    egress,
+    billing,
+    keys,
+    payments,
+  };
+  return {
+    services,
+    resolver,
+    billing,
+    usage,
+    wallet,
+    close: async () => {
+      await usage.close();
+      await egress.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// SQL for API keys and their monthly counters.
+import type { Db, Queryable } from './db.js';
+
+export interface KeyRow {
+  id: string;
+  tier: 'free' | 'pro' | 'enterprise';
+  hint: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export async function insertKey(
+  db: Db,
+  k: { id: string; hash: string; hint: string; emailHash: string; clientHash: string; tier: string; agentId: string | null; now: number },
+): Promise<void> {
+  await db.run(
+    'INSERT INTO api_keys (id, key_hash, hint, email_hash, client_hash, tier, agent_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [k.id, k.hash, k.hint, k.emailHash, k.clientHash, k.tier, k.agentId, k.now],
+  );
+}
+
+export const keyByHash = (db: Db, hash: string): Promise<KeyRow | undefined> =>
+  db.get<KeyRow>('SELECT id, tier, hint, created_at, revoked_at FROM api_keys WHERE key_hash = ?', [hash]);
+
+export async function countKeys(db: Db, by: { emailHash?: string; clientHash?: string; tier?: string; since?: number }): Promise<number> {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (by.emailHash) where.push('email_hash = ?'), params.push(by.emailHash);
+  if (by.clientHash) where.push('client_hash = ?'), params.push(by.clientHash);
+  if (by.tier) where.push('tier = ?'), params.push(by.tier);
+  if (by.since !== undefined) where.push('created_at >= ?'), params.push(by.since);
+  const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM api_keys WHERE ${where.join(' AND ') || '1'}`, params);
+  return row?.n ?? 0;
+}
+
+/**
+ * Adds `n` to a counter unless that would pass `limit`; returns the new value, or null when refused.
+ * One statement, so it is atomic even across gateway processes sharing the database.
+ */
+export async function consume(q: Queryable, keyId: string, period: string, scope: string, n: number, limit: number): Promise<number | null> {
+  const row = await q.get<{ used: number }>(
+    `INSERT INTO key_usage (key_id, period, scope, used) SELECT ?, ?, ?, ? WHERE ? <= ?
+     ON CONFLICT (key_id, period, scope) DO UPDATE SET used = used + excluded.used WHERE used + excluded.used <= ?
+     RETURNING used`,
+    [keyId, period, scope, n, n, limit, limit],
+  );
+  return row?.used ?? null;
+}
+
+export async function refund(db: Db, keyId: string, period: string, scope: string, n: number): Promise<void> {
+  await db.run('UPDATE key_usage SET used = MAX(0, used - ?) WHERE key_id = ? AND period = ? AND scope = ?', [n, keyId, period, scope]);
+}
+
+export async function usageOf(db: Db, keyId: string, period: string): Promise<Record<string, number>> {
+  const rows = await db.all<{ scope: string; used: number }>('SELECT scope, used FROM key_usage WHERE key_id = ? AND period = ?', [keyId, period]);
+  return Object.fromEntries(rows.map((r) => [r.scope, r.used]));
+}

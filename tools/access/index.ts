@@ -1,0 +1,7 @@
+import type { Tool } from '../../src/registry/types.js';
+import { batch } from './batch.js';
+import { toolsCatalog } from './catalog.js';
+import { keysIssue, keysUsage } from './keys.js';
+import { toolbeltIndex } from './toolbelt-index.js';
+
+export const accessTools: Tool[] = [toolsCatalog, batch, toolbeltIndex, keysIssue, keysUsage];
