@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   GATEWAY_TRUST_PROXY: bool,
   GATEWAY_OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   GATEWAY_SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+  GATEWAY_KEYS_PER_CLIENT_PER_DAY: positiveInt.default(10),
   X402_NETWORK: z.string().regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network such as eip155:8453').default('eip155:84532'),
   X402_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
   X402_ASSET: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a token contract address').optional(),
@@ -74,6 +75,8 @@ export interface Config {
   trustProxy: boolean;
   operatorToken?: string;
   shutdownGraceMs: number;
+  /** API keys one client address may be issued per 24 hours. */
+  keysPerClientPerDay: number;
   x402: X402Config;
   /** Credentials the stdio MCP server acts with. */
   stdio: { handle?: string; secret?: string; apiKey?: string };
@@ -154,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.GATEWAY_TRUST_PROXY,
     operatorToken: e.GATEWAY_OPERATOR_TOKEN,
     shutdownGraceMs: e.GATEWAY_SHUTDOWN_GRACE_MS,
+    keysPerClientPerDay: e.GATEWAY_KEYS_PER_CLIENT_PER_DAY,
     x402: x402Config(e),
     stdio: { handle: e.AGENT_HANDLE, secret: e.AGENT_SECRET, apiKey: e.GATEWAY_API_KEY },
   };

@@ -16,7 +16,7 @@ export function pureRegistry(tools: Tool[], clock = new ManualClock(Date.parse('
       clock,
       config: loadConfig({ GATEWAY_DATA_DIR: '/tmp/unused' }),
       log: createLogger('silent'),
-      services: { clientKey: (ip) => ip, forgetAgent: () => undefined, listTools: () => registry.list(), egress: createEgress() },
+      services: { clientKey: (ip: string) => ip, forgetAgent: () => undefined, listTools: () => registry.list(), egress: createEgress() } as never,
     },
   });
   registry.add(...tools);

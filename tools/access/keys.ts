@@ -6,9 +6,8 @@ import { countKeys } from '../../src/store/keys.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 
-/** Free keys one email address may hold, and keys one client address may be issued per day. */
+/** Free keys one email address may hold (keys per client address per day: GATEWAY_KEYS_PER_CLIENT_PER_DAY). */
 export const FREE_KEYS_PER_EMAIL = 3;
-export const KEYS_PER_CLIENT_PER_DAY = 10;
 
 export const keysIssue = defineTool({
   name: 'keys_issue',
@@ -39,8 +38,9 @@ export const keysIssue = defineTool({
     if (tier === 'free' && (await countKeys(ctx.db, { emailHash, tier: 'free' })) >= FREE_KEYS_PER_EMAIL) {
       throw new GatewayError('conflict', `This email already holds ${FREE_KEYS_PER_EMAIL} free keys; use one of them.`);
     }
-    if ((await countKeys(ctx.db, { clientHash, since: now - 24 * 3600 * 1000 })) >= KEYS_PER_CLIENT_PER_DAY) {
-      throw new GatewayError('rate_limited', `At most ${KEYS_PER_CLIENT_PER_DAY} keys per client per day; retry tomorrow.`, {
+    const perDay = ctx.config.keysPerClientPerDay;
+    if ((await countKeys(ctx.db, { clientHash, since: now - 24 * 3600 * 1000 })) >= perDay) {
+      throw new GatewayError('rate_limited', `At most ${perDay} keys per client per day; retry tomorrow.`, {
         headers: { 'Retry-After': '86400' },
       });
     }

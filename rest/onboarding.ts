@@ -1,0 +1,7 @@
+import { route, type Route } from '../src/http/route.js';
+import { connectHtml, economicsHtml } from '../tools/onboarding/pages.js';
+
+export const onboardingRoutes: Route[] = [
+  route('GET', '/connect', 'connect', { html: connectHtml, summary: 'Onboarding: free key, MCP config, pay-per-call (JSON or HTML)' }),
+  route('GET', '/agent-economics', 'agent_economics', { html: economicsHtml, summary: 'Orientation guide (JSON or HTML)' }),
+];

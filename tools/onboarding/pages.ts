@@ -1,0 +1,62 @@
+// HTML views of the onboarding documents (the JSON stays the source of every value).
+import { renderPage, type Section } from './html.js';
+
+type Doc = Record<string, any>;
+
+const json = (v: unknown): string => JSON.stringify(v, null, 2);
+
+function paySection(p: Doc): Section {
+  return {
+    heading: 'Pay per call (x402)',
+    text: `${p.protocol}. ${p.settlement}`,
+    rows: [
+      { field: 'network', value: p.network },
+      { field: 'asset', value: `${p.asset_name} ${p.asset} (${p.decimals} decimals)` },
+      { field: 'pay to', value: p.pay_to },
+      { field: 'payment header', value: `${p.header} (legacy: ${p.legacy_header})` },
+      { field: 'receipt header', value: p.receipt_header },
+      { field: 'requirements', value: p.discovery },
+    ],
+  };
+}
+
+const priceRows = (prices: Doc[]) => prices.map((p) => ({ tool: p.tool, 'price (USD)': p.usd, 'atomic units': p.amount }));
+
+export function connectHtml(r: unknown): string {
+  const d = r as Doc;
+  return renderPage({
+    title: d.title,
+    lead: 'Claim a handle, get a free key, and plug the gateway into any MCP host.',
+    sections: [
+      { heading: 'Register', text: d.register.note, code: `curl -X POST ${d.register.request.replace('POST ', '')} -H 'content-type: application/json' -d '${JSON.stringify(d.register.body)}'` },
+      {
+        heading: 'Get a free API key',
+        text: `No signup: ${d.free_key.monthly_quota} calls a month, at most ${d.free_key.keys_per_email} keys per email. Send it as ${d.free_key.header}.`,
+        code: `curl -X POST ${d.free_key.request.replace('POST ', '')} -H 'content-type: application/json' -d '${JSON.stringify(d.free_key.body)}'`,
+      },
+      { heading: 'MCP over stdio', code: json({ mcpServers: { 'agent-gateway': d.mcp.stdio } }) },
+      { heading: 'MCP over Streamable HTTP', code: json({ mcpServers: { 'agent-gateway': d.mcp.streamable_http } }), text: `Legacy SSE clients: ${d.mcp.legacy_sse}` },
+      paySection(d.pay_per_call),
+      { heading: 'Tiers', rows: d.tiers },
+      { heading: 'Prices', rows: priceRows(d.prices) },
+      { heading: 'More', items: Object.entries(d.links).map(([k, v]) => `${k}: ${v}`) },
+    ],
+  });
+}
+
+export function economicsHtml(r: unknown): string {
+  const d = r as Doc;
+  return renderPage({
+    title: d.title,
+    lead: 'What is free, what costs, and how an agent pays.',
+    sections: [
+      { heading: 'Free of charge', items: d.free },
+      { heading: 'Paid', text: d.paid },
+      { heading: 'Rules', items: d.rules },
+      { heading: 'Tiers', rows: d.tiers },
+      { heading: 'Prices', rows: priceRows(d.prices) },
+      paySection(d.pay_per_call),
+      { heading: 'Credits', text: d.credits },
+    ],
+  });
+}
