@@ -32,7 +32,7 @@ describe('GET /openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.6.0');
     expect(doc.servers[0].url).toBe(gw.url);
-    for (const r of routes.filter((x) => !x.hidden)) {
+    for (const r of routes.filter((x) => !x.hidden && typeof x.tool === 'string')) {
       const op = doc.paths[r.path]?.[r.method.toLowerCase()];
       expect(op, `${r.method} ${r.path}`).toBeDefined();
       expect(op.responses['422']).toBeDefined();
@@ -46,5 +46,12 @@ describe('GET /openapi.json', () => {
     const list = doc.paths['/agents'].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset']);
     expect(doc.paths['/mcp'].post).toBeDefined();
+    // Routes that name their tool in the path are documented once per tool.
+    const bc = doc.paths['/tools/base_convert'].post;
+    expect(bc.requestBody.content['application/json'].schema.properties.from_base).toBeDefined();
+    expect(bc['x-price']).toEqual({ usd: '0.001' });
+    expect(bc.responses['402']).toBeDefined();
+    expect(doc.paths['/toolbelt/uuid'].get).toBeDefined();
+    expect(doc.paths['/tools/agent_register']).toBeUndefined();
   });
 });
