@@ -5,6 +5,7 @@ import { calculatorTools } from './calculators/index.js';
 import { gatewayInfo } from './gateway/index.js';
 import { identityCard } from './identity/card.js';
 import { identityTools } from './identity/index.js';
+import { onboardingTools } from './onboarding/index.js';
 import { toolbeltTools } from './toolbelt/index.js';
 
-export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools];
+export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools];
