@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { cappedText, flag, int, invalid, PURE, TOOLBELT_BASE } from './common.js';
-import { JsonSyntaxError, lineColumn, MAX_JSON_DEPTH, parseJson, stringifyNode, type ParsedJson } from './json-parse.js';
+import { JsonSyntaxError, lineColumn, MAX_JSON_DEPTH, parseJson, stringifyNode, typeOf, type ParsedJson } from './json-parse.js';
 
 const jsonText = cappedText('The JSON text (at most 1 MB).');
 
@@ -76,10 +76,9 @@ export const jsonValidate = defineTool({
   handler: (input) => {
     const r = tryParse(input.json);
     if (!r.ok) return { valid: false, error: r.problem };
-    const root = r.parsed.root;
     return {
       valid: true,
-      type: root.kind === 'scalar' ? root.type : root.kind,
+      type: typeOf(r.parsed.root),
       depth: r.parsed.depth,
       duplicate_keys: r.parsed.duplicateKeys,
     };

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { cappedText, PURE, TOOLBELT_BASE } from './common.js';
 
+/** Segmenting 256 KB of emoji-and-accent text takes ~200 ms of CPU; 1 MB would block the server ~1 s. */
+const MAX_STATS_BYTES = 256 * 1024;
+
 const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
@@ -14,6 +17,12 @@ const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_WORD = /[A-Za-z0-9_]+(?:(?:(?<=[A-Za-z])[:.'](?=[A-Za-z])|(?<=\d)[,;.'](?=\d))[A-Za-z0-9_]+)*/g;
 /** A character that may not start a piece: it would join the previous grapheme (marks, ZWJ, selectors) or CRLF. */
 const JOINS_PREVIOUS = /^[\p{M}\u200d\ufe00-\ufe0f\n\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
+/**
+ * Characters that can make a grapheme of more than one code point: marks, joiners, selectors, skin tones,
+ * tags, flags (regional indicators), Hangul jamo, prepend characters and CR. Without them, graphemes = code points.
+ */
+const MULTI_CODE_POINT =
+  /[\p{M}\p{Regional_Indicator}\u200c\u200d\ufe00-\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0000}-\u{e0fff}\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\r]/u;
 
 /**
  * Splits text into pieces of at most ~size characters, each ending right after whitespace (a boundary for
@@ -60,15 +69,24 @@ export interface TextCounts {
   sentences: number;
 }
 
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff || i === 0 || text.charCodeAt(i - 1) < 0xd800 || text.charCodeAt(i - 1) > 0xdbff) n++;
+  }
+  return n;
+}
+
 export function segmentCounts(text: string): TextCounts {
   let graphemes = 0;
   let words = 0;
   for (const p of pieces(text, 512, /\n/g)) {
     if (ASCII.test(p)) {
       graphemes += p.length - (p.match(/\r\n/g)?.length ?? 0);
-      words += p.match(ASCII_WORD)?.length ?? 0;
+      words += p.match(ASCII_WORD)?.filter((w) => /[A-Za-z0-9]/.test(w)).length ?? 0; // ICU: "_" alone is no word
     } else {
-      graphemes += count(graphemeSegmenter, p, () => true);
+      graphemes += MULTI_CODE_POINT.test(p) ? count(graphemeSegmenter, p, () => true) : codePoints(p);
       words += count(wordSegmenter, p, (s) => s.isWordLike === true);
     }
   }
@@ -87,16 +105,12 @@ export const textStats = defineTool({
     'CJK works; sentences are approximate in paragraphs longer than 2,000 characters), lines (1 + line ' +
     'breaks; 0 for empty text), paragraphs (blocks separated by blank lines), whitespace characters, ' +
     'estimated_tokens (a rough chars/4 heuristic for LLM budgets, not a real tokenizer) and reading_minutes ' +
-    '(200 words per minute).',
-  input: z.object({ text: cappedText('The text to measure (at most 1 MB).') }),
+    '(200 words per minute). Text is capped at 256 KB.',
+  input: z.object({ text: cappedText('The text to measure (at most 256 KB of UTF-8).', MAX_STATS_BYTES) }),
   annotations: PURE,
   handler: (input) => {
     const t = input.text;
-    let characters = 0;
-    for (let i = 0; i < t.length; i++) {
-      const c = t.charCodeAt(i);
-      if (c < 0xdc00 || c > 0xdfff || i === 0 || t.charCodeAt(i - 1) < 0xd800 || t.charCodeAt(i - 1) > 0xdbff) characters++;
-    }
+    const characters = codePoints(t);
     const { graphemes, words, sentences } = segmentCounts(t);
     return {
       characters,
