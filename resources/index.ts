@@ -1,5 +1,5 @@
 // MCP resources: each one is read through a registry tool.
-import type { ResourceDef, ResourceTemplateDef } from '../src/mcp/catalog.js';
+import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../src/mcp/catalog.js';
 
 export const resources: ResourceDef[] = [
   {
@@ -12,7 +12,18 @@ export const resources: ResourceDef[] = [
   },
 ];
 
+/** Resources that depend on the caller (its memory entries). */
+export const resourceListers: ResourceListerDef[] = [{ tool: 'memory_resources' }];
+
 export const resourceTemplates: ResourceTemplateDef[] = [
+  {
+    uriTemplate: 'memory://{handle}/{namespace}/{key}',
+    name: 'memory-entry',
+    title: 'Memory entry',
+    description: 'An entry of your memory, or one shared with you or public.',
+    mimeType: 'application/json',
+    tool: 'memory_get',
+  },
   {
     uriTemplate: 'agent://{handle}/profile',
     name: 'agent-profile',

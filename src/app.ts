@@ -4,11 +4,11 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import type client from 'prom-client';
-import { allTools } from '../tools/index.js';
+import { allTools, createWorkers } from '../tools/index.js';
 import * as identityStore from '../tools/identity/store.js';
 import { GATEWAY_VERSION } from '../tools/gateway/index.js';
 import { routes } from '../rest/index.js';
-import { resources, resourceTemplates } from '../resources/index.js';
+import { resourceListers, resources, resourceTemplates } from '../resources/index.js';
 import { prompts } from '../prompts/index.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -28,6 +28,8 @@ import { Registry } from './registry/registry.js';
 import type { Credentials } from './registry/types.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrate.js';
+import { setSetting } from './store/settings.js';
+import type { Worker } from './workers.js';
 import { buildInfrastructure, type Infrastructure } from './services.js';
 import { SqliteDb } from './store/sqlite.js';
 
@@ -52,8 +54,9 @@ export class Gateway {
     readonly clock: Clock,
     readonly log: Logger,
     readonly infra: Infrastructure,
+    readonly workers: Worker[],
   ) {
-    this.mcpCatalog = { registry, resources, resourceTemplates, prompts, pageSize: config.mcpPageSize };
+    this.mcpCatalog = { registry, resources, resourceListers, resourceTemplates, prompts, pageSize: config.mcpPageSize };
   }
 
   /** Opens the database (migrating it) and builds the registry; no port is bound yet. */
@@ -63,6 +66,8 @@ export class Gateway {
     const log = opts.log ?? createLogger(config.logLevel);
     const db = await SqliteDb.open(path.join(config.dataDir, 'gateway.db'));
     await migrate(db);
+    // Version pruning happens in a trigger, which reads the configured count from the settings table.
+    await setSetting(db, 'memory_versions_kept', String(config.memory.versionsKept));
     let registry: Registry | undefined;
     const infra = await buildInfrastructure({
       db,
@@ -79,7 +84,9 @@ export class Gateway {
     registry.setChargeStep(infra.billing);
     infra.usage.attach(registry);
     registry.add(...allTools);
-    return new Gateway(config, db, registry, clock, log, infra);
+    const workers = createWorkers();
+    for (const w of workers) w.start({ db, clock, config, log, services: infra.services });
+    return new Gateway(config, db, registry, clock, log, infra, workers);
   }
 
   /** A fresh MCP server for one connection. */
@@ -176,6 +183,7 @@ export class Gateway {
       await closed;
       clearTimeout(timer);
     }
+    for (const w of this.workers) await w.stop();
     await this.infra.close();
     await this.db.close();
   }

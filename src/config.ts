@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { validateAllowList } from './egress/address-policy.js';
+import { ENTITLEMENT_ENV, entitlementSettings, type EntitlementSettings } from './billing/entitlements/config.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -39,6 +40,16 @@ const EnvSchema = z.object({
   GATEWAY_OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   GATEWAY_SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
   GATEWAY_KEYS_PER_CLIENT_PER_DAY: positiveInt.default(10),
+  GATEWAY_MEMORY_MAX_VALUE_BYTES: positiveInt.default(256 * 1024),
+  EMBEDDINGS_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  LLM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: positiveInt.default(60_000),
+  GATEWAY_MEMORY_MAX_ENTRIES: positiveInt.default(100_000),
+  GATEWAY_MEMORY_VERSIONS_KEPT: positiveInt.max(10_000).default(50),
   X402_NETWORK: z.string().regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network such as eip155:8453').default('eip155:84532'),
   X402_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
   X402_ASSET: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a token contract address').optional(),
@@ -51,6 +62,7 @@ const EnvSchema = z.object({
   AGENT_HANDLE: z.string().optional(),
   AGENT_SECRET: z.string().optional(),
   GATEWAY_API_KEY: z.string().optional(),
+  ...ENTITLEMENT_ENV,
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -77,7 +89,14 @@ export interface Config {
   shutdownGraceMs: number;
   /** API keys one client address may be issued per 24 hours. */
   keysPerClientPerDay: number;
+  memory: { maxValueBytes: number; maxEntriesPerAgent: number; versionsKept: number };
+  /** An OpenAI-compatible embeddings endpoint (semantic memory search), when configured. */
+  embeddings?: { baseUrl: string; apiKey?: string; model: string };
+  /** An OpenAI-compatible chat upstream (summaries, proxied models), when configured. */
+  llm?: { baseUrl: string; apiKey?: string; model?: string; timeoutMs: number };
   x402: X402Config;
+  /** Store entitlements: product mapping and App Store trust (src/billing/entitlements/config.ts). */
+  entitlements: EntitlementSettings;
   /** Credentials the stdio MCP server acts with. */
   stdio: { handle?: string; secret?: string; apiKey?: string };
 }
@@ -158,7 +177,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     operatorToken: e.GATEWAY_OPERATOR_TOKEN,
     shutdownGraceMs: e.GATEWAY_SHUTDOWN_GRACE_MS,
     keysPerClientPerDay: e.GATEWAY_KEYS_PER_CLIENT_PER_DAY,
+    embeddings: e.EMBEDDINGS_BASE_URL ? { baseUrl: e.EMBEDDINGS_BASE_URL.replace(/\/+$/, ''), apiKey: e.EMBEDDINGS_API_KEY, model: e.EMBEDDINGS_MODEL } : undefined,
+    llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS } : undefined,
+    memory: {
+      maxValueBytes: e.GATEWAY_MEMORY_MAX_VALUE_BYTES,
+      maxEntriesPerAgent: e.GATEWAY_MEMORY_MAX_ENTRIES,
+      versionsKept: e.GATEWAY_MEMORY_VERSIONS_KEPT,
+    },
     x402: x402Config(e),
+    entitlements: entitlementSettings(e, ConfigError),
     stdio: { handle: e.AGENT_HANDLE, secret: e.AGENT_SECRET, apiKey: e.GATEWAY_API_KEY },
   };
 }

@@ -5,12 +5,14 @@ import type { Logger } from './log.js';
 import { AgentResolver } from './auth/agent-resolver.js';
 import { makeClientKey } from './auth/client-key.js';
 import { Billing } from './billing/charge.js';
+import { CreditsPayment } from './billing/credits.js';
 import type { PaymentSettings } from './billing/challenge.js';
 import { KeyService } from './billing/keys.js';
 import { Quota } from './billing/quota.js';
 import { UsageRecorder } from './billing/usage-recorder.js';
 import { loadOrCreateWallet, type ServiceWallet } from './billing/wallet.js';
 import { createEgress } from './egress/index.js';
+import { Bus } from './bus.js';
 import type { Registry } from './registry/registry.js';
 import type { AgentRef, Services } from './registry/types.js';
 import type { Db } from './store/db.js';
@@ -42,15 +44,19 @@ export async function buildInfrastructure(o: {
   const payments: PaymentSettings = { ...config.x402, payTo: config.x402.payTo ?? wallet.address };
   const keys = new KeyService(db, () => clock.now());
   const billing = new Billing(keys, new Quota(db, clock), () => payments, () => config.baseUrl, clock);
+  // Agent credits pay when an authenticated agent sent no API key and no x402 payment header.
+  billing.addMethod(new CreditsPayment(db, clock, () => config.baseUrl));
   const usage = new UsageRecorder(db, clock);
   const services: Services = {
     clientKey,
     forgetAgent: (id) => resolver.forget(id),
+    resolveAgent: (secret) => resolver.resolve(secret),
     listTools: () => o.registry().list(),
     egress,
     billing,
     keys,
     payments,
+    bus: new Bus(),
   };
   return {
     services,

@@ -47,21 +47,29 @@ export class Router {
 
   lookup(method: string, path: string): Lookup {
     const segs = path.split('/').slice(1);
+    const want = method === 'HEAD' ? 'GET' : method;
     const params: Record<string, string> = {};
-    const node = this.walk(this.root, segs, 0, params);
-    if (!node || node.methods.size === 0) return { kind: 'not_found' };
-    const m = node.methods.get(method) ?? (method === 'HEAD' ? node.methods.get('GET') : undefined);
-    if (!m) return { kind: 'method_not_allowed', allow: [...node.methods.keys()] };
-    return { kind: 'found', handler: m.handler, matched: { params, template: m.template } };
+    const node = this.walk(this.root, segs, 0, params, want);
+    if (node) {
+      const m = node.methods.get(want)!;
+      return { kind: 'found', handler: m.handler, matched: { params, template: m.template } };
+    }
+    // No route takes this method: say which methods the path does take, if any.
+    const any = this.walk(this.root, segs, 0, {}, null);
+    return any ? { kind: 'method_not_allowed', allow: [...any.methods.keys()] } : { kind: 'not_found' };
   }
 
-  /** Static segments win over parameters; backtracks when a static branch dead-ends. */
-  private walk(node: Node, segs: string[], i: number, params: Record<string, string>): Node | null {
-    if (i === segs.length) return node.methods.size > 0 ? node : null;
+  /**
+   * Finds the node for a path that has `method` (any method when null). Static segments win over
+   * parameters; it backtracks when a static branch dead-ends, so `PUT /memory/ns/share` reaches
+   * `/memory/{namespace}/{key}` although `/memory/{namespace}/share` exists for POST.
+   */
+  private walk(node: Node, segs: string[], i: number, params: Record<string, string>, method: string | null): Node | null {
+    if (i === segs.length) return (method === null ? node.methods.size > 0 : node.methods.has(method)) ? node : null;
     const seg = segs[i];
     const s = node.statics.get(seg);
     if (s) {
-      const found = this.walk(s, segs, i + 1, params);
+      const found = this.walk(s, segs, i + 1, params, method);
       if (found) return found;
     }
     if (node.param && seg !== '') {
@@ -71,7 +79,7 @@ export class Router {
       } catch {
         return null;
       }
-      const found = this.walk(node.param.node, segs, i + 1, params);
+      const found = this.walk(node.param.node, segs, i + 1, params, method);
       if (found) {
         params[node.param.name] = value;
         return found;

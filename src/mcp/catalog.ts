@@ -12,6 +12,11 @@ export interface ResourceDef {
   input?: Record<string, unknown>;
 }
 
+/** A registry tool that lists per-caller resources: returns `{resources: [{uri, name, description?, mimeType}]}`. */
+export interface ResourceListerDef {
+  tool: string;
+}
+
 export interface ResourceTemplateDef {
   /** RFC 6570 level-1 template, e.g. `agent://{handle}/profile`. */
   uriTemplate: string;

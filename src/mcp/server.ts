@@ -18,7 +18,7 @@ import {
 import { GatewayError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
 import type { Credentials, Tool } from '../registry/types.js';
-import { matchTemplate, type PromptDef, type ResourceDef, type ResourceTemplateDef } from './catalog.js';
+import { matchTemplate, type PromptDef, type ResourceDef, type ResourceListerDef, type ResourceTemplateDef } from './catalog.js';
 
 export const SERVER_NAME = 'agent-gateway';
 export const SERVER_VERSION = '1.6.0';
@@ -26,6 +26,7 @@ export const SERVER_VERSION = '1.6.0';
 export interface McpCatalog {
   registry: Registry;
   resources: ResourceDef[];
+  resourceListers: ResourceListerDef[];
   resourceTemplates: ResourceTemplateDef[];
   prompts: PromptDef[];
   pageSize: number;
@@ -157,12 +158,20 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
     }
   };
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
-    const p = page(catalog.resources, req.params?.cursor, catalog.pageSize);
-    return {
-      resources: p.items.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })),
-      ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}),
-    };
+  server.setRequestHandler(ListResourcesRequestSchema, async (req, extra) => {
+    const all: { uri: string; name: string; title?: string; description?: string; mimeType?: string }[] = catalog.resources.map(
+      ({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType }),
+    );
+    for (const l of catalog.resourceListers) {
+      try {
+        const out = (await registry.call(l.tool, {}, opts.credentials(extra))).result as { resources: typeof all };
+        all.push(...out.resources);
+      } catch {
+        // A caller without credentials (or a failing lister) just sees the static resources.
+      }
+    }
+    const p = page(all, req.params?.cursor, catalog.pageSize);
+    return { resources: p.items, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   });
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({

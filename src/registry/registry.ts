@@ -112,10 +112,11 @@ export class Registry {
     let charge: Charge | undefined;
     try {
       authorize(tool, caller);
+      // Acting for another handle is refused before validation, so a stranger learns nothing from 422s.
+      checkSelf(tool, input, caller);
       const parsed = tool.input.safeParse(input ?? {});
       if (!parsed.success) throw validationError(zodIssuesToDetail(parsed.error, input));
       const args = parsed.data as Record<string, unknown>;
-      checkSelf(tool, args, caller);
       const meta: CallMeta = { headers: {}, meta: {} };
       if (tool.auth === 'paid') charge = await this.charger.begin(tool, caller, meta);
       const ctx: ToolContext = {
@@ -161,10 +162,11 @@ function authorize(tool: Tool, caller: Caller): void {
   }
 }
 
-function checkSelf(tool: Tool, args: Record<string, unknown>, caller: Caller): void {
-  if (!tool.selfField) return;
-  const named = args[tool.selfField];
-  if (typeof named !== 'string' || named === '') return;
+function checkSelf(tool: Tool, input: unknown, caller: Caller): void {
+  if (!tool.selfField || typeof input !== 'object' || input === null) return;
+  const raw = (input as Record<string, unknown>)[tool.selfField];
+  if (typeof raw !== 'string' || raw.trim() === '') return;
+  const named = raw.trim().toLowerCase();
   if (!caller.agent) {
     throw new GatewayError('unauthorized', `Naming a handle here needs that agent's secret in Authorization: Bearer.`, {
       headers: { 'WWW-Authenticate': 'Bearer realm="agent-gateway"' },

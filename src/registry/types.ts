@@ -9,6 +9,7 @@ import type { Egress } from '../egress/egress.js';
 import type { Billing } from '../billing/charge.js';
 import type { KeyService } from '../billing/keys.js';
 import type { PaymentSettings } from '../billing/challenge.js';
+import type { Bus } from '../bus.js';
 
 export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
 
@@ -70,6 +71,8 @@ export interface Services {
   clientKey(ip: string): string;
   /** Forget cached credentials of an agent (after delete or secret rotation). */
   forgetAgent(agentId: string): void;
+  /** The agent an agent secret belongs to (for the one route that accepts a secret in the body). */
+  resolveAgent(secret: string): Promise<AgentRef | null>;
   /** Every registered tool (for overviews, routers and agent cards). */
   listTools(): Tool[];
   /** The only way to fetch a URL (SSRF guard, limits, signed webhooks). */
@@ -79,6 +82,8 @@ export interface Services {
   keys: KeyService;
   /** x402 settings in force: network, asset, payTo. */
   payments: PaymentSettings;
+  /** In-process events between areas. */
+  bus: Bus;
 }
 
 export interface ToolContext {

@@ -11,3 +11,7 @@ export async function getOrCreateSetting(db: Db, key: string, make: () => string
 
 export const installPepper = (db: Db): Promise<string> =>
   getOrCreateSetting(db, 'install_pepper', () => randomBytes(32).toString('hex'));
+
+export async function setSetting(db: Db, key: string, value: string): Promise<void> {
+  await db.run('INSERT INTO gateway_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+}

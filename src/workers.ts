@@ -1,0 +1,62 @@
+// Background work that belongs to an area (fact extraction, expiry sweeps…): started with the gateway,
+// stopped before the database closes.
+import type { ToolContext } from './registry/types.js';
+
+export type WorkerContext = Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal'>;
+
+export interface Worker {
+  name: string;
+  start(ctx: WorkerContext): void;
+  /** Finishes or abandons work in flight; resolves when nothing more will touch the database. */
+  stop(): Promise<void>;
+}
+
+/** Runs `tick` every `intervalMs` (and on demand), never two at once; errors are logged, not thrown. */
+export class Ticker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly tick: () => Promise<void>,
+    private readonly intervalMs: number,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Runs a tick soon; if one is running, runs another right after it. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.tick();
+        } catch (err) {
+          this.onError(err);
+        }
+      } while (this.again && !this.stopped);
+      this.running = null;
+    })();
+  }
+
+  /** Resolves when the tick in flight (if any) is done. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.idle();
+  }
+}

@@ -1,0 +1,237 @@
+// Memory entries: put (with compare-and-set and TTL), get, delete, list, history, one version.
+import { z } from 'zod';
+import { GatewayError } from '../../src/errors.js';
+import { defineTool } from '../../src/registry/define-tool.js';
+import type { ToolContext } from '../../src/registry/types.js';
+import type { Queryable } from '../../src/store/db.js';
+import { RateWindow } from '../../src/rate-window.js';
+import { mustWrite, notFound, readsAll, resolveTarget, type Target } from './access.js';
+import { flattenText } from './facts-extract.js';
+import {
+  Key,
+  limitParam,
+  Namespace,
+  OwnerHandle,
+  SCRATCHPAD_MAX_VALUE_BYTES,
+  SCRATCHPAD_TTL_SECONDS,
+  SCRATCHPAD_WRITES_PER_HOUR,
+  Tags,
+  Visibility,
+} from './limits.js';
+import { noteRead } from './reads.js';
+import * as store from './store/entries.js';
+import { decodeCursor, encodeCursor, iso, shapeEntry } from './shape.js';
+
+const scratchpadLimits = new WeakMap<object, RateWindow>();
+
+function scratchpadWindow(ctx: ToolContext): RateWindow {
+  let w = scratchpadLimits.get(ctx.db);
+  if (!w) scratchpadLimits.set(ctx.db, (w = new RateWindow(SCRATCHPAD_WRITES_PER_HOUR, 3600_000, ctx.clock)));
+  return w;
+}
+
+export const PutInput = z.object({
+  namespace: Namespace,
+  key: Key,
+  value: z.json().describe('Any JSON value.'),
+  visibility: Visibility.optional(),
+  tags: Tags.optional(),
+  pinned: z.boolean().optional().describe('Pinned entries lead the context card.'),
+  ttl_seconds: z.number().int().min(1).max(10 * 365 * 86400).optional().describe('Expire this many seconds after the write.'),
+  if_version: z.number().int().min(0).optional().describe('Write only if the current version equals this (0 = create only); else 409.'),
+  handle: OwnerHandle,
+});
+
+/** Writes one entry for the caller (also used by bulk put, templates and import). */
+export async function putOne(ctx: ToolContext, target: Target, input: z.output<typeof PutInput>, q: Queryable = ctx.db) {
+  mustWrite(ctx, target);
+  const scratch = target.access === 'scratchpad';
+  const value = JSON.stringify(input.value);
+  const size = Buffer.byteLength(value);
+  const max = scratch ? SCRATCHPAD_MAX_VALUE_BYTES : ctx.config.memory.maxValueBytes;
+  if (size > max) throw new GatewayError('payload_too_large', `The value is ${size} bytes; the limit here is ${max}.`, { extra: { limit: max, size } });
+  const now = ctx.clock.now();
+  let ttl = input.ttl_seconds;
+  if (scratch) ttl = Math.min(ttl ?? SCRATCHPAD_TTL_SECONDS, SCRATCHPAD_TTL_SECONDS);
+  if (target.ownerId && target.access === 'owner') {
+    const usage = await store.usageOf(ctx.db, target.ownerId);
+    if (usage.entries >= ctx.config.memory.maxEntriesPerAgent && (await store.liveVersion(ctx.db, target.ownerId, input.namespace, input.key, now)) === 0) {
+      throw new GatewayError('payload_too_large', `This agent holds ${usage.entries} entries, the limit; delete or forget some first.`);
+    }
+  }
+  const row = await store.putEntry(q, {
+    ownerId: target.ownerId,
+    namespace: input.namespace,
+    key: input.key,
+    value,
+    text: flattenText(input.value),
+    size,
+    visibility: scratch ? 'public' : (input.visibility ?? null),
+    tags: input.tags ? JSON.stringify([...new Set(input.tags)]) : null,
+    pinned: input.pinned === undefined ? null : input.pinned ? 1 : 0,
+    expiresAt: ttl ? now + ttl * 1000 : null,
+    writtenBy: ctx.caller.agent?.id ?? null,
+    clientKey: scratch ? ctx.services.clientKey(ctx.caller.credentials.ip) : null,
+    ifVersion: input.if_version ?? null,
+    now,
+  });
+  if (!row) {
+    const current = await store.liveVersion(q, target.ownerId, input.namespace, input.key, now);
+    throw new GatewayError('conflict', `Version mismatch: the entry is at version ${current}, not ${input.if_version}.`, {
+      extra: { current_version: current },
+    });
+  }
+  return {
+    namespace: input.namespace,
+    key: input.key,
+    owner: target.ownerHandle,
+    version: row.version,
+    size,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    expires_at: ttl ? iso(now + ttl * 1000) : null,
+  };
+}
+
+export const memoryPut = defineTool({
+  name: 'memory_put',
+  title: 'Store a memory entry',
+  toolset: 'memory',
+  description:
+    'Stores any JSON value under namespace/key and keeps version history. Options: visibility (private by default, ' +
+    'or public), tags, pinned, ttl_seconds, if_version (compare-and-set; 0 = create only; mismatch → 409 with ' +
+    'current_version). Write into another agent\'s namespace by naming its handle when it shared it with write permission. ' +
+    'Namespace "scratchpad" needs no credentials (public, 24 h, 16 KB).',
+  input: PutInput,
+  auth: 'optional_owner',
+  annotations: { destructiveHint: false, idempotentHint: true },
+  handler: async (input, ctx) => {
+    const target = await resolveTarget(ctx, input.namespace, input.handle);
+    if (target.access === 'scratchpad') {
+      const wait = scratchpadWindow(ctx).take(ctx.services.clientKey(ctx.caller.credentials.ip));
+      if (wait) throw new GatewayError('rate_limited', `Scratchpad writes are limited to ${SCRATCHPAD_WRITES_PER_HOUR} per hour per client.`, { headers: { 'Retry-After': String(wait) } });
+    }
+    const out = await putOne(ctx, target, input);
+    ctx.services.bus.emit('memory:changed', { ownerId: target.ownerId });
+    return out;
+  },
+});
+
+const Locator = { namespace: Namespace, key: Key, handle: OwnerHandle };
+
+async function readable(ctx: ToolContext, namespace: string, key: string, handle?: string) {
+  const target = await resolveTarget(ctx, namespace, handle);
+  const row = await store.getEntry(ctx.db, target.ownerId, namespace, key, ctx.clock.now());
+  if (!row || (!readsAll(target) && row.visibility !== 'public')) throw notFound(namespace, key);
+  return { target, row };
+}
+
+export const memoryGet = defineTool({
+  name: 'memory_get',
+  title: 'Read a memory entry',
+  toolset: 'memory',
+  description: "Reads an entry: your own, another agent's when it shared the namespace with you or made the entry public, or the scratchpad.",
+  input: z.object(Locator),
+  auth: 'optional_owner',
+  annotations: { readOnlyHint: true },
+  handler: async (input, ctx) => {
+    const { target, row } = await readable(ctx, input.namespace, input.key, input.handle);
+    noteRead(ctx, row.id);
+    return shapeEntry(row, target.ownerHandle);
+  },
+});
+
+export const memoryDelete = defineTool({
+  name: 'memory_delete',
+  title: 'Delete a memory entry',
+  toolset: 'memory',
+  description: 'Deletes an entry and its history (owner, or a grantee with write permission). The change feed keeps a tombstone.',
+  input: z.object(Locator),
+  auth: 'optional_owner',
+  annotations: { destructiveHint: true, idempotentHint: true },
+  handler: async (input, ctx) => {
+    const target = await resolveTarget(ctx, input.namespace, input.handle);
+    mustWrite(ctx, target);
+    if (target.access === 'scratchpad') throw new GatewayError('forbidden', 'Scratchpad entries expire on their own; they cannot be deleted.');
+    const now = ctx.clock.now();
+    const row = await store.getEntry(ctx.db, target.ownerId, input.namespace, input.key, now);
+    if (!row) throw notFound(input.namespace, input.key);
+    await ctx.db.transaction((tx) => store.removeEntries(tx, [row.id], 'delete', now));
+    ctx.services.bus.emit('memory:changed', { ownerId: target.ownerId });
+    return { deleted: true, namespace: input.namespace, key: input.key, owner: target.ownerHandle, version: row.version };
+  },
+});
+
+export const memoryList = defineTool({
+  name: 'memory_list',
+  title: 'List keys of a namespace',
+  toolset: 'memory',
+  description: 'Keys of a namespace in key order with version, size, visibility and tags; page with next_cursor.',
+  input: z.object({ namespace: Namespace, handle: OwnerHandle, limit: limitParam(1000, 100), cursor: z.string().max(400).optional() }),
+  auth: 'optional_owner',
+  annotations: { readOnlyHint: true },
+  handler: async (input, ctx) => {
+    const target = await resolveTarget(ctx, input.namespace, input.handle);
+    const rows = await store.listEntries(ctx.db, {
+      ownerId: target.ownerId,
+      namespace: input.namespace,
+      after: input.cursor ? decodeCursor(input.cursor) : '',
+      limit: input.limit,
+      publicOnly: !readsAll(target),
+      now: ctx.clock.now(),
+    });
+    return {
+      namespace: input.namespace,
+      owner: target.ownerHandle,
+      keys: rows.map((r) => ({
+        key: r.key,
+        version: r.version,
+        size: r.size,
+        visibility: r.visibility,
+        tags: JSON.parse(r.tags) as string[],
+        pinned: r.pinned === 1,
+        updated_at: iso(r.updated_at),
+        expires_at: iso(r.expires_at),
+      })),
+      next_cursor: rows.length === input.limit ? encodeCursor(rows[rows.length - 1].key) : null,
+    };
+  },
+});
+
+export const memoryHistory = defineTool({
+  name: 'memory_history',
+  title: 'Version history of an entry',
+  toolset: 'memory',
+  description: 'Past versions of an entry, newest first: version, value, size, written_at, written_by.',
+  input: z.object({ ...Locator, limit: limitParam(200, 10) }),
+  auth: 'optional_owner',
+  annotations: { readOnlyHint: true },
+  handler: async (input, ctx) => {
+    const { row } = await readable(ctx, input.namespace, input.key, input.handle);
+    const versions = await store.history(ctx.db, row.id, input.limit);
+    return {
+      namespace: input.namespace,
+      key: input.key,
+      current_version: row.version,
+      versions: versions.map((v) => ({ version: v.version, value: JSON.parse(v.value), size: v.size, written_at: iso(v.written_at), written_by: v.written_by })),
+    };
+  },
+});
+
+export const memoryVersion = defineTool({
+  name: 'memory_version',
+  title: 'One version of an entry',
+  toolset: 'memory',
+  description: 'One past version of an entry by number (versions beyond the kept history are pruned: 404).',
+  input: z.object({ ...Locator, version: z.coerce.number().int().min(1).describe('Version number.') }),
+  auth: 'optional_owner',
+  annotations: { readOnlyHint: true },
+  handler: async (input, ctx) => {
+    const { row } = await readable(ctx, input.namespace, input.key, input.handle);
+    const v = await store.versionOf(ctx.db, row.id, input.version);
+    if (!v) throw new GatewayError('not_found', `Version ${input.version} of ${input.namespace}/${input.key} is not kept.`);
+    return { namespace: input.namespace, key: input.key, version: v.version, value: JSON.parse(v.value), size: v.size, written_at: iso(v.written_at), written_by: v.written_by };
+  },
+});
+
+export const entryTools = [memoryPut, memoryGet, memoryDelete, memoryList, memoryHistory, memoryVersion];

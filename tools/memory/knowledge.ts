@@ -1,0 +1,99 @@
+// Facts (entities, topics, tags and JSON key paths extracted from entries) and the memory graph.
+import { z } from 'zod';
+import { defineTool } from '../../src/registry/define-tool.js';
+import { limitParam, OwnerHandle } from './limits.js';
+import { graphFacts, searchFacts } from './store/facts.js';
+
+export const memoryFacts = defineTool({
+  name: 'memory_facts',
+  title: 'Facts from memory',
+  toolset: 'memory',
+  description:
+    'Facts extracted from entries: entities (people, places, organizations), #topics, tags and JSON key paths such as ' +
+    'profile.city = Lisbon; by topic or entity (q), from your own and public entries. Facts an entry no longer states ' +
+    'are superseded and left out unless include_superseded is true.',
+  input: z.object({
+    q: z.string().max(200).default('').describe('Topic, entity, key path or value to look for (substring, case-insensitive).'),
+    namespace: z.string().max(64).optional().describe('Only this namespace.'),
+    handle: OwnerHandle,
+    include_superseded: z.boolean().default(false).describe('Also superseded facts.'),
+    limit: limitParam(100, 20),
+  }),
+  auth: 'optional_owner',
+  selfField: 'handle',
+  annotations: { readOnlyHint: true },
+  handler: async (input, ctx) => {
+    const q = input.q.normalize('NFKC').toLowerCase().trim().replace(/[\\%_]/g, '\\$&');
+    const rows = await searchFacts(ctx.db, {
+      q,
+      callerId: ctx.caller.agent?.id ?? null,
+      namespace: input.namespace ?? null,
+      limit: input.limit,
+      includeSuperseded: input.include_superseded,
+      now: ctx.clock.now(),
+    });
+    return {
+      q: input.q,
+      facts: rows.map((r) => ({
+        kind: r.kind,
+        subject: r.subject,
+        object: r.object,
+        owner: r.owner,
+        namespace: r.namespace,
+        key: r.key,
+        version: r.version,
+        superseded: r.superseded_at !== null,
+      })),
+    };
+  },
+});
+
+interface Node {
+  id: string;
+  type: 'entry' | 'entity' | 'topic';
+  label: string;
+  kind?: string;
+}
+
+export const memoryGraph = defineTool({
+  name: 'memory_graph',
+  title: 'Memory graph',
+  toolset: 'memory',
+  description:
+    'Nodes (entries, entities, topics/tags) and edges (mentions: entry→entity, tagged: entry→topic, shares-entity: ' +
+    'entry↔entry) built only from your own memory; at most `limit` nodes.',
+  input: z.object({ handle: OwnerHandle, limit: limitParam(1000, 200) }),
+  auth: 'owner',
+  selfField: 'handle',
+  annotations: { readOnlyHint: true },
+  handler: async (input, ctx) => {
+    const rows = await graphFacts(ctx.db, ctx.caller.agent!.id, input.limit * 10, ctx.clock.now());
+    const nodes = new Map<string, Node>();
+    const edges: { from: string; to: string; type: string; via?: string }[] = [];
+    const byConcept = new Map<string, Set<string>>();
+    for (const r of rows) {
+      const entryId = `entry:${r.namespace}/${r.key}`;
+      const isEntity = r.kind === 'entity';
+      const conceptId = isEntity ? `entity:${r.norm}` : `topic:${r.norm}`;
+      const room = nodes.size < input.limit;
+      if (!nodes.has(entryId)) {
+        if (!room) continue;
+        nodes.set(entryId, { id: entryId, type: 'entry', label: `${r.namespace}/${r.key}` });
+      }
+      if (!nodes.has(conceptId)) {
+        if (nodes.size >= input.limit) continue;
+        nodes.set(conceptId, isEntity ? { id: conceptId, type: 'entity', label: r.subject, kind: r.object } : { id: conceptId, type: 'topic', label: r.subject });
+      }
+      edges.push({ from: entryId, to: conceptId, type: isEntity ? 'mentions' : 'tagged' });
+      if (isEntity) byConcept.set(conceptId, (byConcept.get(conceptId) ?? new Set()).add(entryId));
+    }
+    for (const [concept, entries] of byConcept) {
+      const list = [...entries];
+      for (let i = 0; i < list.length; i++)
+        for (let j = i + 1; j < list.length && edges.length < input.limit * 20; j++) edges.push({ from: list[i], to: list[j], type: 'shares-entity', via: concept });
+    }
+    return { nodes: [...nodes.values()], edges, counts: { nodes: nodes.size, edges: edges.length } };
+  },
+});
+
+export const knowledgeTools = [memoryFacts, memoryGraph];

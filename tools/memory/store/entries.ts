@@ -1,0 +1,180 @@
+// SQL for memory entries and their history. Triggers (migration 003) keep versions, the full-text index,
+// the change feed and usage counters in step, so each write here is a single statement.
+import type { Db, Queryable } from '../../../src/store/db.js';
+
+export interface EntryRow {
+  id: number;
+  agent_id: string | null;
+  namespace: string;
+  key: string;
+  value: string;
+  size: number;
+  visibility: 'private' | 'public';
+  tags: string;
+  pinned: number;
+  version: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number | null;
+  written_by: string | null;
+}
+
+const COLS = 'id, agent_id, namespace, key, value, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by';
+const LIVE = '(expires_at IS NULL OR expires_at > ?)';
+
+export interface PutParams {
+  ownerId: string | null;
+  namespace: string;
+  key: string;
+  value: string;
+  text: string;
+  size: number;
+  /** null keeps the current setting on update (default on create). */
+  visibility: string | null;
+  tags: string | null;
+  pinned: number | null;
+  expiresAt: number | null;
+  writtenBy: string | null;
+  clientKey: string | null;
+  /** Compare-and-set: write only when the live version equals it (0 = create only). */
+  ifVersion: number | null;
+  now: number;
+}
+
+const RETURNING = 'RETURNING id, version, created_at, updated_at';
+
+// Columns set by every update; an expired entry (counted as absent) also gets fresh created_at/visibility/tags.
+const UPDATE_SET = `value = ?4, text = ?5, size = ?6,
+  visibility = ifnull(?7, CASE WHEN expires_at <= ?10 THEN 'private' ELSE visibility END),
+  tags = ifnull(?8, CASE WHEN expires_at <= ?10 THEN '[]' ELSE tags END),
+  pinned = ifnull(?9, pinned), version = version + 1,
+  created_at = CASE WHEN expires_at <= ?10 THEN ?10 ELSE created_at END,
+  updated_at = ?10, expires_at = ?11, written_by = ?12, client_key = ?13`;
+
+const UPSERT = `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by, client_key)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ifnull(?7, 'private'), ifnull(?8, '[]'), ifnull(?9, 0), 1, ?10, ?10, ?11, ?12, ?13)
+  ON CONFLICT (ifnull(agent_id, ''), namespace, key) DO UPDATE SET ${UPDATE_SET}`;
+
+/**
+ * Creates or updates an entry in one statement; returns the new version, or null when `ifVersion` did not
+ * match the live version. An expired entry counts as absent (live version 0); its history continues.
+ */
+export async function putEntry(q: Queryable, p: PutParams): Promise<{ id: number; version: number; created_at: number; updated_at: number } | null> {
+  const args = [p.ownerId, p.namespace, p.key, p.value, p.text, p.size, p.visibility, p.tags, p.pinned, p.now, p.expiresAt, p.writtenBy, p.clientKey];
+  let sql: string;
+  if (p.ifVersion === null) sql = `${UPSERT} ${RETURNING}`;
+  else if (p.ifVersion === 0) sql = `${UPSERT} WHERE expires_at <= ?10 ${RETURNING}`;
+  else {
+    sql = `UPDATE memory_entries SET ${UPDATE_SET}
+      WHERE ifnull(agent_id, '') = ifnull(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?10) AND version = ?14 ${RETURNING}`;
+    args.push(p.ifVersion);
+  }
+  return (await q.get<{ id: number; version: number; created_at: number; updated_at: number }>(sql, args)) ?? null;
+}
+
+export const getEntry = (q: Queryable, ownerId: string | null, namespace: string, key: string, now: number): Promise<EntryRow | undefined> =>
+  q.get<EntryRow>(`SELECT ${COLS} FROM memory_entries WHERE ifnull(agent_id, '') = ifnull(?, '') AND namespace = ? AND key = ? AND ${LIVE}`, [
+    ownerId,
+    namespace,
+    key,
+    now,
+  ]);
+
+/** The live version of a key (0 when absent or expired). */
+export async function liveVersion(q: Queryable, ownerId: string | null, namespace: string, key: string, now: number): Promise<number> {
+  const row = await getEntry(q, ownerId, namespace, key, now);
+  return row?.version ?? 0;
+}
+
+/** Keys of a namespace in key order, after a cursor key; `publicOnly` for readers without a grant. */
+export const listEntries = (db: Db, o: { ownerId: string | null; namespace: string; after: string; limit: number; publicOnly: boolean; now: number }) =>
+  db.all<Omit<EntryRow, 'value'>>(
+    `SELECT id, agent_id, namespace, key, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by
+     FROM memory_entries WHERE ifnull(agent_id, '') = ifnull(?, '') AND namespace = ? AND key > ? AND ${LIVE}
+       AND (? = 0 OR visibility = 'public')
+     ORDER BY key LIMIT ?`,
+    [o.ownerId, o.namespace, o.after, o.now, o.publicOnly ? 1 : 0, o.limit],
+  );
+
+export const history = (db: Db, entryId: number, limit: number) =>
+  db.all<{ version: number; value: string; size: number; written_at: number; written_by: string | null }>(
+    'SELECT version, value, size, written_at, (SELECT handle FROM agents WHERE id = written_by) AS written_by FROM memory_versions WHERE entry_id = ? ORDER BY version DESC LIMIT ?',
+    [entryId, limit],
+  );
+
+export const versionOf = (db: Db, entryId: number, version: number) =>
+  db.get<{ version: number; value: string; size: number; written_at: number; written_by: string | null }>(
+    'SELECT version, value, size, written_at, (SELECT handle FROM agents WHERE id = written_by) AS written_by FROM memory_versions WHERE entry_id = ? AND version = ?',
+    [entryId, version],
+  );
+
+export const countVersions = async (db: Db, entryId: number): Promise<number> =>
+  (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_versions WHERE entry_id = ?', [entryId]))?.n ?? 0;
+
+export type RemovalOp = 'delete' | 'expire' | 'forget';
+
+/** Deletes entries by id and writes their tombstones to the change feed, in the caller's transaction. */
+export async function removeEntries(tx: Queryable, ids: number[], op: RemovalOp, now: number): Promise<number> {
+  let removed = 0;
+  for (const id of ids) {
+    const gone = await tx.get<{ agent_id: string | null; namespace: string; key: string; version: number }>(
+      'DELETE FROM memory_entries WHERE id = ? RETURNING agent_id, namespace, key, version',
+      [id],
+    );
+    if (!gone) continue;
+    removed++;
+    await tx.run("DELETE FROM memory_changes WHERE ifnull(agent_id, '') = ifnull(?, '') AND namespace = ? AND key = ?", [gone.agent_id, gone.namespace, gone.key]);
+    await tx.run('INSERT INTO memory_changes (agent_id, namespace, key, op, version, at) VALUES (?, ?, ?, ?, ?, ?)', [
+      gone.agent_id,
+      gone.namespace,
+      gone.key,
+      op,
+      gone.version,
+      now,
+    ]);
+  }
+  return removed;
+}
+
+/** Ids of entries whose expiry has passed (oldest first), for the sweep. */
+export const expiredIds = async (db: Db, now: number, limit: number): Promise<number[]> =>
+  (await db.all<{ id: number }>('SELECT id FROM memory_entries WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?', [now, limit])).map(
+    (r) => r.id,
+  );
+
+export const usageOf = async (db: Db, agentId: string): Promise<{ entries: number; bytes: number }> =>
+  (await db.get<{ entries: number; bytes: number }>('SELECT entries, bytes FROM memory_usage WHERE agent_id = ?', [agentId])) ?? { entries: 0, bytes: 0 };
+
+/** Entries of an agent with all kept versions, for export (namespace optional). */
+export const exportRows = (db: Db, agentId: string, namespace: string | null, now: number) =>
+  db.all<EntryRow & { versions: string }>(
+    `SELECT ${COLS},
+       (SELECT json_group_array(json_object('version', v.version, 'value', json(v.value), 'written_at', v.written_at))
+          FROM (SELECT version, value, written_at FROM memory_versions WHERE entry_id = e.id ORDER BY version) v) AS versions
+     FROM memory_entries e WHERE agent_id = ? AND (? IS NULL OR namespace = ?) AND ${LIVE} ORDER BY namespace, key`,
+    [agentId, namespace, namespace, now],
+  );
+
+/** Creates an entry with its imported history (the newest version becomes current). */
+export async function insertWithHistory(
+  tx: Queryable,
+  e: { ownerId: string; namespace: string; key: string; visibility: string; tags: string; pinned: number; expiresAt: number | null; writtenBy: string; createdAt: number },
+  versions: { version: number; value: string; text: string; written_at: number }[],
+): Promise<void> {
+  const last = versions[versions.length - 1];
+  const row = await tx.get<{ id: number }>(
+    `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    [e.ownerId, e.namespace, e.key, last.value, last.text, Buffer.byteLength(last.value), e.visibility, e.tags, e.pinned, last.version, e.createdAt, last.written_at, e.expiresAt, e.writtenBy],
+  );
+  for (const v of versions.slice(0, -1)) {
+    await tx.run('INSERT INTO memory_versions (entry_id, version, value, size, written_at, written_by) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [
+      row!.id,
+      v.version,
+      v.value,
+      Buffer.byteLength(v.value),
+      v.written_at,
+      e.writtenBy,
+    ]);
+  }
+}

@@ -1,0 +1,57 @@
+// Memory's background work, off the request path: fact extraction after writes, embeddings (when an
+// endpoint is configured) and the expiry sweep. Each picks up where it left off after a restart, because
+// what is due is derived from the rows (facts_version < version, missing vectors, expires_at passed).
+import { embed } from '../../src/llm/openai-client.js';
+import { Ticker, type Worker, type WorkerContext } from '../../src/workers.js';
+import { extractFacts } from './facts-extract.js';
+import { storeEmbedding, entriesDueForEmbedding } from './store/embeddings.js';
+import { entriesDueForFacts, recordFacts } from './store/facts.js';
+import { sweepExpired } from './sweep.js';
+
+const BATCH = 50;
+
+async function extractDueFacts(ctx: WorkerContext): Promise<void> {
+  for (;;) {
+    const due = await entriesDueForFacts(ctx.db, BATCH);
+    for (const e of due) {
+      const facts = extractFacts(JSON.parse(e.value), JSON.parse(e.tags) as string[]);
+      await recordFacts(ctx.db, e.id, e.version, facts, ctx.clock.now());
+    }
+    if (due.length < BATCH) return;
+  }
+}
+
+async function embedDue(ctx: WorkerContext): Promise<void> {
+  const cfg = ctx.config.embeddings;
+  if (!cfg) return;
+  for (;;) {
+    const due = await entriesDueForEmbedding(ctx.db, 32);
+    if (due.length === 0) return;
+    const vectors = await embed(cfg, due.map((d) => `${d.key}\n${d.text}`.slice(0, 8000)));
+    for (let i = 0; i < due.length; i++) await storeEmbedding(ctx.db, due[i].id, due[i].version, cfg.model, Float32Array.from(vectors[i]));
+    if (due.length < 32) return;
+  }
+}
+
+function tickerWorker(name: string, intervalMs: number, work: (ctx: WorkerContext) => Promise<unknown>, kickOnWrite: boolean): Worker {
+  let ticker: Ticker | null = null;
+  return {
+    name,
+    start(ctx) {
+      ticker = new Ticker(async () => void (await work(ctx)), intervalMs, (err) => ctx.log.warn({ err, worker: name }, 'memory worker failed'));
+      ticker.start();
+      if (kickOnWrite) ctx.services.bus.on('memory:changed', () => ticker?.kick());
+      ticker.kick();
+    },
+    stop: async () => ticker?.stop(),
+  };
+}
+
+/** Fresh workers for one gateway. `idle` lets tests wait until extraction has caught up. */
+export function createMemoryWorkers(): Worker[] {
+  return [
+    tickerWorker('memory-facts', 5000, extractDueFacts, true),
+    tickerWorker('memory-embeddings', 10_000, embedDue, true),
+    tickerWorker('memory-expiry', 60_000, sweepExpired, false),
+  ];
+}
