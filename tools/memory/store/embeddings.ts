@@ -10,9 +10,9 @@ export const entriesDueForEmbedding = (db: Db, limit: number) =>
 
 export async function storeEmbedding(db: Db, entryId: number, version: number, model: string, vector: Float32Array): Promise<void> {
   await db.run(
-    `INSERT INTO memory_embeddings (entry_id, version, model, vector) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM memory_entries WHERE id = ?1)
+    `INSERT INTO memory_embeddings (entry_id, version, model, vector) SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM memory_entries WHERE id = ?1)
      ON CONFLICT (entry_id) DO UPDATE SET version = excluded.version, model = excluded.model, vector = excluded.vector`,
-    [entryId, version, model, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), entryId],
+    [entryId, version, model, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)],
   );
 }
 
