@@ -1,7 +1,9 @@
 // npm run bench [-- scenario…]: runs the benchmark scenarios and prints a markdown report.
 import { foundation } from './scenarios/foundation.js';
+import { memory } from './scenarios/memory.js';
+import { x402 } from './scenarios/x402.js';
 
-const SCENARIOS: Record<string, () => Promise<string>> = { foundation };
+const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402 };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,8 +1,14 @@
 // Every REST route of the gateway, one table per area.
 import type { Route } from '../src/http/route.js';
 import { accessRoutes } from './access.js';
+import { artifactRoutes } from './artifacts.js';
+import { creditRoutes } from './credits.js';
+import { entitlementRoutes } from './entitlements.js';
 import { gatewayRoutes } from './gateway.js';
 import { identityRoutes } from './identity.js';
+import { memoryRoutes } from './memory.js';
 import { onboardingRoutes } from './onboarding.js';
+import { vaultRoutes } from './vault.js';
+import { x402Routes } from './x402.js';
 
-export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes];
+export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...x402Routes];

@@ -59,6 +59,8 @@ const EnvSchema = z.object({
   X402_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
   X402_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address').optional(),
   X402_MAX_TIMEOUT_SECONDS: positiveInt.max(3600).default(300),
+  X402_VERIFY_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+  X402_CONFIRMATION_TIMEOUT_SECONDS: positiveInt.max(3600).default(120),
   AGENT_HANDLE: z.string().optional(),
   AGENT_SECRET: z.string().optional(),
   GATEWAY_API_KEY: z.string().optional(),
@@ -116,6 +118,10 @@ export interface X402Config {
   /** Where payments go; defaults to the service wallet's address. */
   payTo?: string;
   maxTimeoutSeconds: number;
+  /** How long a payer's balance read from the chain lets later payments skip the chain check (0: never). */
+  verifyCacheSeconds: number;
+  /** How long a settlement waits for its receipt before it is reported pending. */
+  confirmationTimeoutSeconds: number;
 }
 
 /** USDC on Base and Base Sepolia (DESIGN §9); other networks must name their asset. */
@@ -139,6 +145,8 @@ function x402Config(e: z.output<typeof EnvSchema>): X402Config {
     privateKey: e.X402_PRIVATE_KEY,
     payTo: e.X402_PAY_TO,
     maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
+    verifyCacheSeconds: e.X402_VERIFY_CACHE_SECONDS,
+    confirmationTimeoutSeconds: e.X402_CONFIRMATION_TIMEOUT_SECONDS,
   };
 }
 

@@ -15,6 +15,7 @@ export const ERRORS = {
     rpc: -32600,
     message: 'Credentials must be sent in a header (Authorization: Bearer or X-API-Key), never in the URL.',
   },
+  secret_in_body: { status: 400, rpc: -32600, message: 'Send the agent secret as Authorization: Bearer, never in the body.' },
   unauthorized: { status: 401, rpc: -32001, message: 'Credentials are required: send Authorization: Bearer <AGENT_SECRET>.' },
   forbidden: { status: 403, rpc: -32003, message: 'These credentials may not act on this resource.' },
   payment_required: { status: 402, rpc: -32402, message: 'Payment required: send X-API-Key or a PAYMENT-SIGNATURE.' },
@@ -28,6 +29,7 @@ export const ERRORS = {
   rate_limited: { status: 429, rpc: -32029, message: 'Too many requests; retry later.' },
   upstream_error: { status: 502, rpc: -32050, message: 'The upstream service failed.' },
   unavailable: { status: 503, rpc: -32053, message: 'The service is not available right now.' },
+  integrity_error: { status: 500, rpc: -32603, message: 'Stored data failed its integrity check.' },
   internal_error: { status: 500, rpc: -32603, message: 'Internal error.' },
 } as const satisfies Record<string, ErrorSpec>;
 

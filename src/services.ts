@@ -1,4 +1,5 @@
 // Builds the infrastructure handlers reach through ctx.services: auth helpers, egress, billing, payments.
+import path from 'node:path';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
@@ -11,8 +12,10 @@ import { KeyService } from './billing/keys.js';
 import { Quota } from './billing/quota.js';
 import { UsageRecorder } from './billing/usage-recorder.js';
 import { loadOrCreateWallet, type ServiceWallet } from './billing/wallet.js';
+import { createX402, type X402 } from './billing/x402/index.js';
 import { createEgress } from './egress/index.js';
 import { Bus } from './bus.js';
+import { FsBlobStore } from './blobs/blob-store.js';
 import type { Registry } from './registry/registry.js';
 import type { AgentRef, Services } from './registry/types.js';
 import type { Db } from './store/db.js';
@@ -24,6 +27,7 @@ export interface Infrastructure {
   billing: Billing;
   usage: UsageRecorder;
   wallet: ServiceWallet;
+  x402: X402;
   close(): Promise<void>;
 }
 
@@ -46,6 +50,9 @@ export async function buildInfrastructure(o: {
   const billing = new Billing(keys, new Quota(db, clock), () => payments, () => config.baseUrl, clock);
   // Agent credits pay when an authenticated agent sent no API key and no x402 payment header.
   billing.addMethod(new CreditsPayment(db, clock, () => config.baseUrl));
+  const x402 = createX402({ db, clock, log, account: wallet.account, settings: payments, baseUrl: () => config.baseUrl });
+  billing.addMethod(x402.method);
+  await x402.recover().catch((err: unknown) => log.warn({ err }, 'x402 ledger recovery failed; open payments stay open'));
   const usage = new UsageRecorder(db, clock);
   const services: Services = {
     clientKey,
@@ -57,6 +64,7 @@ export async function buildInfrastructure(o: {
     keys,
     payments,
     bus: new Bus(),
+    blobs: new FsBlobStore(path.join(config.dataDir, 'blobs')),
   };
   return {
     services,
@@ -64,7 +72,9 @@ export async function buildInfrastructure(o: {
     billing,
     usage,
     wallet,
+    x402,
     close: async () => {
+      x402.close();
       await usage.close();
       await egress.close();
     },

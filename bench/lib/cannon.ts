@@ -17,6 +17,8 @@ export interface LoadOptions {
   body?: string;
   /** Builds a fresh body per request (unique JSON-RPC ids, distinct keys…). */
   makeBody?: () => string;
+  /** Builds a fresh path per request (distinct keys, varied queries). */
+  makePath?: () => string;
   connections?: number;
   duration?: number;
 }
@@ -31,7 +33,10 @@ export async function load(name: string, o: LoadOptions): Promise<LoadResult> {
     body: o.body,
     connections: o.connections ?? DEFAULTS.connections,
     duration: o.duration ?? DEFAULTS.duration,
-    requests: o.makeBody ? [{ setupRequest: (req) => ({ ...req, body: o.makeBody!() }) }] : undefined,
+    requests:
+      o.makeBody || o.makePath
+        ? [{ setupRequest: (req) => ({ ...req, ...(o.makeBody ? { body: o.makeBody() } : {}), ...(o.makePath ? { path: o.makePath() } : {}) }) }]
+        : undefined,
   });
   return {
     name,

@@ -1,5 +1,6 @@
 // Starts benchmark servers as child processes (one core for the server, one for the load generator).
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,17 +49,45 @@ export async function startScript(file: string): Promise<Running> {
   return { url: `http://127.0.0.1:${m[1]}`, child, startupMs: performance.now() - t0, stop: stopper(child) };
 }
 
-/** The built gateway (dist/) with a fresh or given data dir. */
+/** A port free right now on loopback. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls GET /readyz until the gateway answers 200. */
+async function ready(url: string, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`gateway exited (${child.exitCode}) before ready`);
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * The built gateway (dist/) with a fresh or given data dir, at its default log level (info, one line per
+ * request) with logs discarded, as a production gateway writing to a log file would run.
+ */
 export async function startGateway(env: Record<string, string> = {}, dataDir?: string): Promise<Running & { dataDir: string }> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
+  const port = await freePort();
   const t0 = performance.now();
   const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js'), 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', GATEWAY_DATA_DIR: dir, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), GATEWAY_DATA_DIR: dir, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'ignore', 'ignore'],
   });
-  const m = await waitFor(child, 'stderr', /"url":"(http:[^"]+)".*"msg":"gateway ready"/);
-  // Keep draining the logs so the server never blocks on a full pipe.
-  child.stderr!.on('data', () => undefined);
-  return { url: m[1], child, startupMs: performance.now() - t0, stop: stopper(child), dataDir: dir };
+  const url = `http://127.0.0.1:${port}`;
+  await ready(url, child);
+  return { url, child, startupMs: performance.now() - t0, stop: stopper(child), dataDir: dir };
 }

@@ -65,9 +65,6 @@ export class Billing implements ChargeStep {
       const charge = await m.begin(tool, caller, meta, settings);
       if (charge) return charge;
     }
-    if (caller.credentials.paymentSignature || caller.credentials.xPayment) {
-      reason = 'x402 payments are not accepted by this gateway yet; use an API key.';
-    }
     const url = resourceUrl(tool, caller.credentials.transport, this.baseUrl());
     throw paymentRequiredError(paymentRequired(tool, settings, url, reason), meta.headers);
   }

@@ -8,7 +8,8 @@ import { credentialsOf } from './credentials.js';
 import { readBody } from './read-body.js';
 import type { RequestParts, Route } from './route.js';
 import { parseQuery, type Router } from './router.js';
-import { isFileResult, sendError, sendFile, sendHtml, sendJson } from './send.js';
+import { isFileResult, sendError, sendHtml, sendJson } from './send.js';
+import { sendFile } from './send-file.js';
 
 export interface MountOptions {
   trustProxy: boolean;
@@ -95,7 +96,7 @@ export function mountRoutes(router: Router, routes: Route[], registry: Registry,
         const name = toolName(r, parts, registry);
         parts.query = coerceQuery(parts.query, registry.get(name)!.inputJsonSchema);
         const out = await registry.call(name, buildInput(r, parts), credentialsOf(req, 'rest', opts.trustProxy));
-        if (isFileResult(out.result)) sendFile(res, out.result, out.meta.headers);
+        if (isFileResult(out.result)) sendFile(res, out.result, out.meta.headers, req.headers);
         else if (r.html && prefersHtml(req.headers.accept)) sendHtml(res, status, r.html(out.result), out.meta.headers);
         else sendJson(res, status, out.result, out.meta.headers);
       } catch (err) {

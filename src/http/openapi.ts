@@ -1,4 +1,6 @@
 // GET /openapi.json: OpenAPI 3.1.0 generated from the route tables and the registry's zod schemas.
+import type { PaymentSettings } from '../billing/challenge.js';
+import { paymentInfo } from '../billing/x402/discovery.js';
 import type { Registry } from '../registry/registry.js';
 import type { Tool } from '../registry/types.js';
 import type { Route } from './route.js';
@@ -50,7 +52,7 @@ function responses(route: Route, tool: Tool): Json {
   return out;
 }
 
-function operation(route: Route, tool: Tool, operationId: string): Json {
+function operation(route: Route, tool: Tool, operationId: string, payments?: PaymentSettings): Json {
   const schema = tool.inputJsonSchema as { properties?: Record<string, Json>; required?: string[] };
   const props = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
@@ -82,6 +84,7 @@ function operation(route: Route, tool: Tool, operationId: string): Json {
   const sec = security(tool);
   if (sec) op.security = sec;
   if (tool.price) op['x-price'] = { usd: tool.price.usd };
+  if (tool.price && payments) op['x-payment-info'] = paymentInfo(tool, payments);
   return op;
 }
 
@@ -92,7 +95,7 @@ export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: strin
     const n = (used.get(tool.name) ?? 0) + 1;
     used.set(tool.name, n);
     const id = n === 1 ? tool.name : `${tool.name}_${n}`;
-    (paths[path] ??= {})[r.method.toLowerCase()] = operation({ ...r, path }, tool, id);
+    (paths[path] ??= {})[r.method.toLowerCase()] = operation({ ...r, path }, tool, id, registry.services.payments);
   };
   for (const r of routes) {
     if (r.hidden) continue;

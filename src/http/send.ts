@@ -37,15 +37,3 @@ export function sendError(res: ServerResponse, err: unknown): GatewayError {
 
 export const isFileResult = (v: unknown): v is FileResult =>
   typeof v === 'object' && v !== null && (v as FileResult).kind === 'file' && Buffer.isBuffer((v as FileResult).bytes);
-
-/** Bytes are always an attachment: never rendered inline by a browser, never sniffed. */
-export function sendFile(res: ServerResponse, f: FileResult, headers?: Record<string, string>): void {
-  res.statusCode = 200;
-  if (headers) for (const k in headers) res.setHeader(k, headers[k]);
-  res.setHeader('Content-Type', f.contentType);
-  res.setHeader('Content-Length', f.bytes.length);
-  res.setHeader('Content-Disposition', `attachment; filename="${f.filename.replace(/["\\\r\n]/g, '_')}"`);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-  res.end(f.bytes);
-}

@@ -30,6 +30,7 @@ export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
     expose: { mcp: spec.expose?.mcp ?? true, catalog: spec.expose?.catalog ?? false },
     annotations: { ...(spec.title ? { title: spec.title } : {}), ...spec.annotations },
     selfField: spec.selfField,
+    secretInBody: spec.secretInBody ?? false,
     handler: spec.handler as Tool['handler'],
     inputJsonSchema,
   };

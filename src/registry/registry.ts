@@ -111,6 +111,8 @@ export class Registry {
     const started = performance.now();
     let charge: Charge | undefined;
     try {
+      // A secret in the body is refused first: the answer must tell the caller to move it to the header.
+      if (!tool.secretInBody) refuseSecretInBody(input);
       authorize(tool, caller);
       // Acting for another handle is refused before validation, so a stranger learns nothing from 422s.
       checkSelf(tool, input, caller);
@@ -159,6 +161,14 @@ function authorize(tool: Tool, caller: Caller): void {
   if (caller.badBearer) throw new GatewayError('forbidden', 'The agent secret is not valid.');
   if (tool.auth === 'owner' && !caller.agent) {
     throw new GatewayError('unauthorized', undefined, { headers: { 'WWW-Authenticate': 'Bearer realm="agent-gateway"' } });
+  }
+}
+
+/** The agent secret travels in Authorization: Bearer only; a secret field in the input is refused. */
+function refuseSecretInBody(input: unknown): void {
+  if (typeof input !== 'object' || input === null) return;
+  for (const k of ['secret', 'agent_secret']) {
+    if (k in input) throw new GatewayError('secret_in_body', 'Send the agent secret as Authorization: Bearer, never in the body.');
   }
 }
 

@@ -10,6 +10,7 @@ import type { Billing } from '../billing/charge.js';
 import type { KeyService } from '../billing/keys.js';
 import type { PaymentSettings } from '../billing/challenge.js';
 import type { Bus } from '../bus.js';
+import type { BlobStore } from '../blobs/blob-store.js';
 
 export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
 
@@ -84,6 +85,8 @@ export interface Services {
   payments: PaymentSettings;
   /** In-process events between areas. */
   bus: Bus;
+  /** Content-addressed bytes (artifacts, bundles, snapshots). */
+  blobs: BlobStore;
 }
 
 export interface ToolContext {
@@ -106,6 +109,8 @@ export interface FileResult {
   contentType: string;
   filename: string;
   sha256: string;
+  /** When set, sent as Last-Modified. */
+  modifiedAt?: number;
 }
 
 export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
@@ -125,6 +130,8 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
    * caller names a handle that is not its own, the pipeline answers 403 before the handler runs.
    */
   selfField?: string;
+  /** The spec lets this tool take the agent secret in its body (the entitlement grant); all others refuse it. */
+  secretInBody?: boolean;
   handler: (input: z.output<S>, ctx: ToolContext) => Promise<R> | R;
 }
 
@@ -135,6 +142,7 @@ export interface Tool extends Required<Pick<ToolSpec, 'name' | 'toolset' | 'desc
   expose: { mcp: boolean; catalog: boolean };
   annotations: ToolAnnotations;
   selfField?: string;
+  secretInBody: boolean;
   handler: (input: unknown, ctx: ToolContext) => Promise<unknown> | unknown;
   /** JSON Schema of the input, computed once. */
   inputJsonSchema: Record<string, unknown>;

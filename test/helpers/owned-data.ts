@@ -1,11 +1,61 @@
 // Gives an agent some data in every area that has landed, so delete and isolation tests cover it all.
 // Each area adds its writes here.
+import { BUNDLE_ID, makePki, sign, transaction, type Pki } from '../entitlements/pki.js';
 import { api } from './gateway.js';
 
-export async function populateAgentData(base: string, agent: { handle: string; secret: string }, other: { handle: string }): Promise<void> {
+export async function populateAgentData(base: string, agent: { handle: string; secret: string }, other: { handle: string; secret?: string }): Promise<void> {
   // Identity: a referral recorded by this agent's /start visit and an invitee.
   await api(base, 'GET', `/start?via=${agent.handle}`);
   await api(base, 'POST', '/agents/register', { body: { handle: `${agent.handle}-invitee`, via: agent.handle } });
   await api(base, 'GET', `/start?via=${agent.handle}`);
-  void other;
+  await populateCredits(base, agent);
+  await populateMemory(base, agent, other);
+}
+
+/** Memory: entries with history, a share given, a share received, a write into the other's namespace. */
+export async function populateMemory(base: string, agent: { handle: string; secret: string }, other: { handle: string; secret?: string }): Promise<void> {
+  const as = (secret: string) => ({ secret });
+  const writes = [
+    await api(base, 'PUT', '/memory/notes/plan', { body: { value: { text: 'Met Alice in Lisbon', city: 'Lisbon' }, tags: ['todo'] }, ...as(agent.secret) }),
+    await api(base, 'PUT', '/memory/notes/plan', { body: { value: 'second version' }, ...as(agent.secret) }),
+    await api(base, 'POST', '/memory/notes/share', { body: { grantee: other.handle, permission: 'write' }, ...as(agent.secret) }),
+  ];
+  if (other.secret) {
+    writes.push(await api(base, 'POST', '/memory/shared/share', { body: { grantee: agent.handle, permission: 'write' }, ...as(other.secret) }));
+    writes.push(await api(base, 'PUT', '/memory/shared/from-agent', { body: { value: 'written by the agent', handle: other.handle }, ...as(agent.secret) }));
+  }
+  if (writes.some((w) => w.status !== 200)) throw new Error(`populateMemory: ${writes.map((w) => w.status).join(' ')}`);
+}
+
+// Credits and entitlements: a gateway started with ownedDataEnv() lets populateCredits give the agent an
+// operator grant, a store entitlement (credits) and a spend, so the delete test covers those tables.
+let ownedPki: Pki | undefined;
+const OWNED_OPERATOR_TOKEN = 'owned-data-operator-token-0123456789';
+const OWNED_PRODUCT = 'com.example.credits.owned';
+
+/** Settings a test gateway needs for populateAgentData to reach every area (operator token, App Store trust). */
+export function ownedDataEnv(): Record<string, string> {
+  ownedPki ??= makePki('Owned');
+  ownedPki.cleanup(); // everything needed is in memory now
+  return {
+    GATEWAY_OPERATOR_TOKEN: OWNED_OPERATOR_TOKEN,
+    GATEWAY_APPSTORE_ROOT_CERT: ownedPki.rootPem,
+    GATEWAY_APPSTORE_BUNDLE_ID: BUNDLE_ID,
+    GATEWAY_APPSTORE_ENVIRONMENT: 'Sandbox',
+    GATEWAY_ENTITLEMENT_PRODUCTS: JSON.stringify({ [OWNED_PRODUCT]: { credits: 5000 } }),
+  };
+}
+
+export async function populateCredits(base: string, agent: { handle: string; secret: string }): Promise<void> {
+  if (!ownedPki) throw new Error('start the gateway with ownedDataEnv() so credits and entitlements can be populated');
+  const granted = await api(base, 'POST', '/operator/credits', {
+    body: { handle: agent.handle, amount: 3000, reason: 'owned data' },
+    headers: { 'x-operator-token': OWNED_OPERATOR_TOKEN },
+  });
+  const jws = await sign(ownedPki, transaction(Date.now(), { productId: OWNED_PRODUCT }));
+  const redeemed = await api(base, 'POST', '/v1/entitlements/appstore', { body: { handle: agent.handle, signed_transaction: jws }, secret: agent.secret });
+  const spent = await api(base, 'POST', '/tools/base_convert', { body: { value: '7', from_base: 10, to_base: 2 }, secret: agent.secret });
+  if (granted.status !== 201 || redeemed.status !== 200 || spent.status !== 200) {
+    throw new Error(`populateCredits: ${granted.status} ${redeemed.status} ${spent.status} (start the gateway with ownedDataEnv())`);
+  }
 }

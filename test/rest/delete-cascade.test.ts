@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { scanDatabase } from '../helpers/db-scan.js';
-import { populateAgentData } from '../helpers/owned-data.js';
+import { ownedDataEnv, populateAgentData } from '../helpers/owned-data.js';
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startGateway();
+  gw = await startGateway({ env: ownedDataEnv() });
 });
 afterAll(async () => gw.cleanup());
 

@@ -8,6 +8,7 @@ import type { ToolContext } from '../../src/registry/types.js';
 import { Handle, HandleRef, RESERVED_HANDLES, suffixCandidates } from './handles.js';
 import { inviteUrl, publicProfile } from './profile.js';
 import * as store from './store.js';
+import { rekeyVault } from '../vault/rekey.js';
 
 /** A /start visit counts for a registration from the same client within this window. */
 const REFERRAL_WINDOW_MS = 7 * 24 * 3600 * 1000;
@@ -151,7 +152,7 @@ export const agentRotateSecret = defineTool({
   name: 'agent_rotate_secret',
   title: 'Rotate the agent secret',
   toolset: 'identity',
-  description: 'Replaces the agent secret; the new one is returned once and the old one stops working at once.',
+  description: 'Replaces the agent secret; the new one is returned once and the old one stops working at once. Vault entries are re-encrypted under the new secret.',
   input: z.object({ handle: HandleRef }),
   auth: 'owner',
   selfField: 'handle',
@@ -159,7 +160,11 @@ export const agentRotateSecret = defineTool({
   handler: async (input, ctx) => {
     const me = ctx.caller.agent!;
     const secret = newSecret();
-    await store.setSecretHash(ctx.db, me.id, hashSecret(secret));
+    await ctx.db.transaction(async (tx) => {
+      // The vault key derives from the secret: re-encrypt under the new one in the same transaction.
+      await rekeyVault(tx, me.id, ctx.caller.credentials.bearer!, secret);
+      await store.setSecretHash(tx, me.id, hashSecret(secret));
+    });
     ctx.services.forgetAgent(me.id);
     return { handle: input.handle, secret, notice: 'The previous secret no longer works. Store this one now.' };
   },

@@ -42,7 +42,7 @@ export const countAgents = async (db: Db): Promise<number> =>
 export const deleteAgent = async (db: Db, id: string): Promise<boolean> =>
   (await db.run('DELETE FROM agents WHERE id = ?', [id])).changes === 1;
 
-export const setSecretHash = async (db: Db, id: string, hash: string): Promise<void> => {
+export const setSecretHash = async (db: Queryable, id: string, hash: string): Promise<void> => {
   await db.run('UPDATE agents SET secret_hash = ? WHERE id = ?', [hash, id]);
 };
 

@@ -6,6 +6,8 @@ import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { limitParam, OwnerHandle } from './limits.js';
 import { ftsQuery, corpusStats, searchMemory, type SearchHit } from './store/search.js';
+import { sharedWith } from './store/acl.js';
+import { snippet } from './snippet.js';
 import { iso } from './shape.js';
 import { semanticRerank } from './semantic.js';
 
@@ -21,7 +23,14 @@ export async function runMemorySearch(ctx: ToolContext, q: string, namespace: st
   const match = ftsQuery(q);
   if (!match) return [];
   const callerId = ctx.caller.agent?.id ?? null;
-  const hits = await searchMemory(ctx.db, { match, callerId, namespace: namespace || null, limit, now: ctx.clock.now() });
+  const shared = callerId ? await sharedWith(ctx.db, callerId) : [];
+  const rows = await searchMemory(ctx.db, { match, callerId, shared, namespace: namespace || null, limit, now: ctx.clock.now() });
+  // The index already limited hits to what the caller may see; this re-check is defence in depth.
+  const sharedSet = new Set(shared.map((s) => `${s.owner_id}/${s.namespace}`));
+  const words = q.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const hits: SearchHit[] = rows
+    .filter((r) => r.owner_id === null || r.owner_id === callerId || r.visibility === 'public' || sharedSet.has(`${r.owner_id}/${r.namespace}`))
+    .map(({ text, ...r }) => ({ ...r, snippet: snippet(text, words) }));
   const ranked = await semanticRerank(ctx, q, hits, limit);
   return ranked.map((h) => ({
     source: 'memory' as const,

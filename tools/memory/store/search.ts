@@ -22,20 +22,31 @@ export interface SearchHit {
   score: number;
 }
 
-/** BM25 weights per column: namespace, key, text, tags. */
-const WEIGHTS = 'bm25(memory_fts, 1.0, 4.0, 1.0, 2.0)';
+/** Scope tokens as migration 007 computes them (SQLite's hex() is uppercase hex of the UTF-8 bytes). */
+const hex = (s: string): string => Buffer.from(s, 'utf8').toString('hex').toUpperCase();
+export const ownerToken = (agentId: string): string => `o${hex(agentId)}`;
+export const shareToken = (ownerId: string, namespace: string): string => `n${hex(`${ownerId}/${namespace}`)}`;
+export const namespaceToken = (namespace: string): string => `x${hex(namespace)}`;
 
-export const searchMemory = (db: Db, o: { match: string; callerId: string | null; namespace: string | null; limit: number; now: number }) =>
-  db.all<SearchHit>(
-    `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at,
-            snippet(memory_fts, 2, '«', '»', '…', 16) AS snippet, ${WEIGHTS} AS score
-     FROM memory_fts JOIN memory_entries e ON e.id = memory_fts.rowid LEFT JOIN agents a ON a.id = e.agent_id
-     WHERE memory_fts MATCH ?1 AND (e.expires_at IS NULL OR e.expires_at > ?2) AND (?3 IS NULL OR e.namespace = ?3)
-       AND (e.visibility = 'public' OR e.agent_id IS NULL OR e.agent_id = ?4
-            OR EXISTS (SELECT 1 FROM memory_acl acl WHERE acl.owner_id = e.agent_id AND acl.namespace = e.namespace AND acl.grantee_id = ?4))
-     ORDER BY score LIMIT ?5`,
-    [o.match, o.now, o.namespace, o.callerId, o.limit],
+/**
+ * Asks FTS5 for entries visible to the caller (own, shared with it, public, scratchpad) that match the words,
+ * ranked by BM25 inside the index, then reads the few winners.
+ */
+export async function searchMemory(
+  db: Db,
+  o: { match: string; callerId: string | null; shared: { owner_id: string; namespace: string }[]; namespace: string | null; limit: number; now: number },
+) {
+  const scope = ['pub', ...(o.callerId ? [ownerToken(o.callerId)] : []), ...o.shared.map((s) => shareToken(s.owner_id, s.namespace))];
+  const query = `scope : (${scope.join(' OR ')}) AND {namespace key text tags} : (${o.match})${o.namespace ? ` AND scope : ${namespaceToken(o.namespace)}` : ''}`;
+  return db.all<Omit<SearchHit, 'snippet'> & { text: string }>(
+    `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, e.text, f.rank AS score
+     FROM (SELECT rowid, rank FROM memory_fts WHERE memory_fts MATCH ?1 ORDER BY rank LIMIT ?2) f
+     JOIN memory_entries e ON e.id = f.rowid LEFT JOIN agents a ON a.id = e.agent_id
+     WHERE e.expires_at IS NULL OR e.expires_at > ?3
+     ORDER BY f.rank`,
+    [query, o.limit, o.now],
   );
+}
 
 export async function corpusStats(db: Db): Promise<Record<string, number>> {
   const row = await db.get<Record<string, number>>(

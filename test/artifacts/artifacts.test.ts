@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepArtifacts } from '../../tools/artifacts/sweep.js';
+import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
+
+let gw: TestGateway;
+let a: { handle: string; secret: string };
+beforeAll(async () => {
+  gw = await startGateway();
+  a = await register(gw.url, 'art-owner');
+});
+afterAll(async () => gw.cleanup());
+
+const MB = 1024 * 1024;
+const create = (body: unknown, secret?: string) => api(gw.url, 'POST', '/artifacts', { body, secret });
+const worker = () => ({ db: gw.gateway.db, clock: gw.clock, config: gw.gateway.config, log: gw.gateway.log, services: gw.gateway.registry.services });
+
+describe('POST /artifacts', () => {
+  it('hosts text at an unguessable URL with size, hash and expiry', async () => {
+    const r = await create({ text: 'hello artifact', filename: 'hello.txt' });
+    expect(r.status).toBe(201);
+    expect(r.body.id).toMatch(/^art_[A-Za-z0-9_-]{32,}$/);
+    expect(r.body.url).toBe(`${gw.url}/artifacts/${r.body.id}`);
+    expect(r.body.bytes).toBe(14);
+    expect(r.body.sha256).toBe(createHash('sha256').update('hello artifact').digest('hex'));
+    expect(Date.parse(r.body.expires_at) - gw.clock.now()).toBe(24 * 3600 * 1000);
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++) ids.add((await create({ text: 'same bytes' })).body.id);
+    expect(ids.size).toBe(20);
+  });
+
+  it('enforces 1 MB / 24 h anonymous and 5 MB / 7 days registered, at the exact boundary', async () => {
+    expect((await create({ base64: Buffer.alloc(MB, 1).toString('base64') })).status).toBe(201);
+    const over = await create({ base64: Buffer.alloc(MB + 1, 1).toString('base64') });
+    expect(over.status).toBe(413);
+    expect(over.body.error.limit).toBe(MB);
+    expect((await create({ base64: Buffer.alloc(5 * MB, 2).toString('base64') }, a.secret)).status).toBe(201);
+    expect((await create({ base64: Buffer.alloc(5 * MB + 1, 2).toString('base64') }, a.secret)).status).toBe(413);
+    const long = await create({ text: 'x', ttl_seconds: 30 * 24 * 3600 }, a.secret);
+    expect(Date.parse(long.body.expires_at) - gw.clock.now()).toBe(7 * 24 * 3600 * 1000);
+    const short = await create({ text: 'x', ttl_seconds: 60 });
+    expect(Date.parse(short.body.expires_at) - gw.clock.now()).toBe(60_000);
+  });
+
+  it('422 for bad input', async () => {
+    expect((await create({})).status).toBe(422);
+    expect((await create({ text: 'a', base64: 'YQ==' })).status).toBe(422);
+    expect((await create({ base64: 'not base64!!' })).status).toBe(422);
+    expect((await create({ text: 'a', content_type: 'text/html<script>' })).status).toBe(422);
+    expect((await create({ text: 'a', ttl_seconds: 0 })).status).toBe(422);
+  });
+});
+
+describe('GET /artifacts/{id}', () => {
+  it('serves an attachment with nosniff, a strict CSP, an ETag, conditional GET and ranges', async () => {
+    const up = await create({ text: '<html><script>alert(1)</script></html>', content_type: 'text/html', filename: 'page.html' });
+    const url = `${gw.url}/artifacts/${up.body.id}`;
+    const r = await fetch(url);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="page.html"/);
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(r.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(r.headers.get('etag')).toBe(`"${up.body.sha256}"`);
+    expect(await r.text()).toBe('<html><script>alert(1)</script></html>');
+    expect((await fetch(url, { headers: { 'if-none-match': `"${up.body.sha256}"` } })).status).toBe(304);
+    const part = await fetch(url, { headers: { range: 'bytes=6-13' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 6-13/${up.body.bytes}`);
+    expect(await part.text()).toBe('<script>');
+    const tail = await fetch(url, { headers: { range: 'bytes=-7' } });
+    expect(await tail.text()).toBe('</html>');
+    expect((await fetch(url, { headers: { range: 'bytes=999-' } })).status).toBe(416);
+    const meta = await api(gw.url, 'GET', `/artifacts/${up.body.id}?meta=1`);
+    expect(meta.body).toMatchObject({ id: up.body.id, bytes: up.body.bytes, sha256: up.body.sha256, content_type: 'text/html' });
+    expect((await api(gw.url, 'GET', '/artifacts/art_doesnotexist0000000000000000')).status).toBe(404);
+  });
+
+  it('expires: 410 after the TTL (moved clock), bytes removed by the sweep, then gone (404)', async () => {
+    const up = await create({ text: 'ephemeral artifact body', ttl_seconds: 60 });
+    const blob = path.join(gw.dataDir, 'blobs', up.body.sha256.slice(0, 2), up.body.sha256.slice(2, 4), up.body.sha256);
+    expect(fs.existsSync(blob)).toBe(true);
+    gw.clock.advance(61_000);
+    expect((await api(gw.url, 'GET', `/artifacts/${up.body.id}`)).status).toBe(410);
+    gw.clock.advance(120_000);
+    await sweepArtifacts(worker());
+    expect(fs.existsSync(blob)).toBe(false);
+    expect((await api(gw.url, 'GET', `/artifacts/${up.body.id}`)).status).toBe(410);
+    gw.clock.advance(8 * 24 * 3600 * 1000);
+    await sweepArtifacts(worker());
+    expect((await api(gw.url, 'GET', `/artifacts/${up.body.id}`)).status).toBe(404);
+  });
+
+  it('keeps bytes another live artifact shares', async () => {
+    const first = await create({ text: 'shared content', ttl_seconds: 60 }, a.secret);
+    const second = await create({ text: 'shared content' }, a.secret);
+    expect(second.body.sha256).toBe(first.body.sha256);
+    gw.clock.advance(3 * 60_000);
+    await sweepArtifacts(worker());
+    const r = await fetch(`${gw.url}/artifacts/${second.body.id}`);
+    expect(await r.text()).toBe('shared content');
+  });
+});
+
+describe('GET /artifacts (owner)', () => {
+  it('lists metadata newest first, to the owner only', async () => {
+    const b = await register(gw.url, 'art-lister');
+    for (const t of ['one', 'two', 'three']) {
+      await create({ text: t }, b.secret);
+      gw.clock.advance(1000);
+    }
+    const r = await api(gw.url, 'GET', '/artifacts?limit=2', { secret: b.secret });
+    expect(r.body.total).toBe(3);
+    expect(r.body.artifacts.map((x: { bytes: number }) => x.bytes)).toEqual([5, 3]);
+    expect(JSON.stringify(r.body)).not.toContain('three"');
+    expect((await api(gw.url, 'GET', '/artifacts?offset=2', { secret: b.secret })).body.artifacts).toHaveLength(1);
+    expect((await api(gw.url, 'GET', '/artifacts')).status).toBe(401);
+    expect((await api(gw.url, 'GET', '/artifacts?handle=art-lister', { secret: a.secret })).status).toBe(403);
+    expect((await api(gw.url, 'GET', '/artifacts', { secret: a.secret })).body.artifacts.every((x: { id: string }) => x.id)).toBe(true);
+  });
+});

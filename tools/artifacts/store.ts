@@ -1,0 +1,35 @@
+// SQL for artifact metadata (the bytes are in the blob store).
+import type { Db, Queryable } from '../../src/store/db.js';
+
+export interface ArtifactRow {
+  id: string;
+  agent_id: string | null;
+  sha256: string;
+  bytes: number;
+  content_type: string;
+  filename: string;
+  source: string;
+  created_at: number;
+  expires_at: number;
+}
+
+const COLS = 'id, agent_id, sha256, bytes, content_type, filename, source, created_at, expires_at';
+
+export async function insertArtifact(q: Queryable, a: ArtifactRow & { client_key: string | null }): Promise<void> {
+  await q.run(
+    `INSERT INTO artifacts (id, agent_id, sha256, bytes, content_type, filename, source, created_at, expires_at, client_key)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [a.id, a.agent_id, a.sha256, a.bytes, a.content_type, a.filename, a.source, a.created_at, a.expires_at, a.client_key],
+  );
+}
+
+export const artifactById = (db: Db, id: string): Promise<ArtifactRow | undefined> => db.get<ArtifactRow>(`SELECT ${COLS} FROM artifacts WHERE id = ?`, [id]);
+
+export const listArtifacts = (db: Db, agentId: string, limit: number, offset: number, now: number) =>
+  db.all<ArtifactRow>(`SELECT ${COLS} FROM artifacts WHERE agent_id = ? AND expires_at > ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?`, [agentId, now, limit, offset]);
+
+export const countArtifacts = async (db: Db, agentId: string, now: number): Promise<number> =>
+  (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM artifacts WHERE agent_id = ? AND expires_at > ?', [agentId, now]))?.n ?? 0;
+
+/** Removes expired artifacts (rows only; unreferenced blobs go in the blob sweep). */
+export const deleteExpired = async (db: Db, now: number): Promise<number> => (await db.run('DELETE FROM artifacts WHERE expires_at <= ?', [now])).changes;
