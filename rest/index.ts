@@ -7,8 +7,9 @@ import { entitlementRoutes } from './entitlements.js';
 import { gatewayRoutes } from './gateway.js';
 import { identityRoutes } from './identity.js';
 import { memoryRoutes } from './memory.js';
+import { notificationRoutes } from './notifications.js';
 import { onboardingRoutes } from './onboarding.js';
 import { vaultRoutes } from './vault.js';
 import { x402Routes } from './x402.js';
 
-export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...x402Routes];
+export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...notificationRoutes, ...x402Routes];

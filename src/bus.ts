@@ -2,6 +2,10 @@
 export interface GatewayEvents {
   /** An agent's memory changed (write, delete, expiry): caches of that owner are stale. */
   'memory:changed': { ownerId: string | null };
+  /** A job changed status (queued, running, succeeded, failed, canceled). */
+  'job:updated': { jobId: string; status: string };
+  /** A handoff changed status (parked, completed, rejected, expired). */
+  'handoff:updated': { handoffId: string; status: string };
 }
 
 type Listener<K extends keyof GatewayEvents> = (e: GatewayEvents[K]) => void;

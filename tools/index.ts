@@ -10,12 +10,13 @@ import { gatewayInfo } from './gateway/index.js';
 import { identityCard } from './identity/card.js';
 import { identityTools } from './identity/index.js';
 import { createMemoryWorkers, memoryTools } from './memory/index.js';
+import { notificationTools } from './notifications/index.js';
 import { onboardingTools } from './onboarding/index.js';
 import { toolbeltTools } from './toolbelt/index.js';
 import { vaultTools } from './vault/index.js';
 import { x402Tools } from './x402/index.js';
 
-export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...x402Tools];
+export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, ...x402Tools];
 
 /** Background workers of every area, fresh for each gateway. */
 export const createWorkers = (): Worker[] => [...createMemoryWorkers(), ...createArtifactWorkers()];

@@ -1,0 +1,43 @@
+// SQL for the notification tray.
+import type { Db, Queryable } from '../../src/store/db.js';
+
+export interface NotificationRow {
+  id: number;
+  kind: string;
+  title: string;
+  data: string;
+  created_at: number;
+  read_at: number | null;
+}
+
+export async function addNotification(q: Queryable, agentId: string, n: { kind: string; title: string; data: unknown }, now: number): Promise<number> {
+  return (await q.get<{ id: number }>('INSERT INTO notifications (agent_id, kind, title, data, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id', [
+    agentId,
+    n.kind,
+    n.title,
+    JSON.stringify(n.data ?? {}),
+    now,
+  ]))!.id;
+}
+
+/** Unread first (newest first), then read ones; `unreadOnly` leaves the read ones out. */
+export const listNotifications = (db: Db, agentId: string, o: { limit: number; offset: number; unreadOnly: boolean; kind: string | null }) =>
+  db.all<NotificationRow>(
+    `SELECT id, kind, title, data, created_at, read_at FROM notifications
+     WHERE agent_id = ? AND (? = 0 OR read_at IS NULL) AND (? IS NULL OR kind = ?)
+     ORDER BY read_at IS NOT NULL, id DESC LIMIT ? OFFSET ?`,
+    [agentId, o.unreadOnly ? 1 : 0, o.kind, o.kind, o.limit, o.offset],
+  );
+
+export const unreadCount = async (db: Db, agentId: string): Promise<number> =>
+  (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM notifications WHERE agent_id = ? AND read_at IS NULL', [agentId]))?.n ?? 0;
+
+/** Marks some (ids) or all of an agent's notifications read; returns how many changed. */
+export async function markRead(db: Db, agentId: string, ids: number[] | 'all', now: number): Promise<number> {
+  if (ids === 'all') return (await db.run('UPDATE notifications SET read_at = ? WHERE agent_id = ? AND read_at IS NULL', [now, agentId])).changes;
+  if (ids.length === 0) return 0;
+  return (await db.run(`UPDATE notifications SET read_at = ? WHERE agent_id = ? AND read_at IS NULL AND id IN (${ids.map(() => '?').join(',')})`, [now, agentId, ...ids])).changes;
+}
+
+export const deleteNotification = async (db: Db, agentId: string, id: number): Promise<boolean> =>
+  (await db.run('DELETE FROM notifications WHERE agent_id = ? AND id = ?', [agentId, id])).changes > 0;
