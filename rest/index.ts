@@ -10,6 +10,7 @@ import { memoryRoutes } from './memory.js';
 import { notificationRoutes } from './notifications.js';
 import { onboardingRoutes } from './onboarding.js';
 import { vaultRoutes } from './vault.js';
+import { watchRoutes, workRoutes } from './work.js';
 import { x402Routes } from './x402.js';
 
-export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...notificationRoutes, ...x402Routes];
+export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...notificationRoutes, ...workRoutes, ...watchRoutes, ...x402Routes];

@@ -4,7 +4,7 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import type client from 'prom-client';
-import { allTools, createWorkers } from '../tools/index.js';
+import { allTools, createWorkers, createWorkKinds } from '../tools/index.js';
 import * as identityStore from '../tools/identity/store.js';
 import { GATEWAY_VERSION } from '../tools/gateway/index.js';
 import { routes } from '../rest/index.js';
@@ -17,6 +17,7 @@ import { createMetrics } from './metrics.js';
 import { credentialsOf } from './http/credentials.js';
 import { buildOpenApi } from './http/openapi.js';
 import { OriginGuard } from './http/origin-guard.js';
+import { mountOperatorConsole } from './http/operator-console.js';
 import { sendJson } from './http/send.js';
 import type { Router } from './http/router.js';
 import { createHttpServer } from './http/server.js';
@@ -86,6 +87,8 @@ export class Gateway {
     registry.add(...allTools);
     const workers = createWorkers();
     for (const w of workers) w.start({ db, clock, config, log, services: infra.services });
+    for (const k of createWorkKinds()) infra.services.scheduler.register(k);
+    infra.services.scheduler.start();
     return new Gateway(config, db, registry, clock, log, infra, workers);
   }
 
@@ -129,6 +132,7 @@ export class Gateway {
       routes,
       extend: (router) => {
         this.operationsRoutes(router, () => (openapi ??= buildOpenApi(routes, this.registry, this.config.baseUrl, GATEWAY_VERSION)));
+        mountOperatorConsole(router, this.registry, config);
         mountMcp(router, guard, {
           streamable: (req, res, query) => streamable.handle(req, res, toolsetsOf(query)),
           sseOpen: (_req, res, query) => sse.open(res, toolsetsOf(query)),
@@ -183,6 +187,7 @@ export class Gateway {
       await closed;
       clearTimeout(timer);
     }
+    await this.registry.services.scheduler.stop(this.config.shutdownGraceMs);
     for (const w of this.workers) await w.stop();
     await this.infra.close();
     await this.db.close();

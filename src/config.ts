@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   GATEWAY_ALLOWED_ORIGINS: list,
   GATEWAY_TRUST_PROXY: bool,
   GATEWAY_OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  GATEWAY_OPERATOR_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
   GATEWAY_SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
   GATEWAY_KEYS_PER_CLIENT_PER_DAY: positiveInt.default(10),
   GATEWAY_MEMORY_MAX_VALUE_BYTES: positiveInt.default(256 * 1024),
@@ -88,6 +89,8 @@ export interface Config {
   allowedOrigins: string[];
   trustProxy: boolean;
   operatorToken?: string;
+  /** Told (signed with the operator token) when a handoff is parked. */
+  operatorWebhookUrl?: string;
   shutdownGraceMs: number;
   /** API keys one client address may be issued per 24 hours. */
   keysPerClientPerDay: number;
@@ -183,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedOrigins: e.GATEWAY_ALLOWED_ORIGINS,
     trustProxy: e.GATEWAY_TRUST_PROXY,
     operatorToken: e.GATEWAY_OPERATOR_TOKEN,
+    operatorWebhookUrl: e.GATEWAY_OPERATOR_WEBHOOK_URL,
     shutdownGraceMs: e.GATEWAY_SHUTDOWN_GRACE_MS,
     keysPerClientPerDay: e.GATEWAY_KEYS_PER_CLIENT_PER_DAY,
     embeddings: e.EMBEDDINGS_BASE_URL ? { baseUrl: e.EMBEDDINGS_BASE_URL.replace(/\/+$/, ''), apiKey: e.EMBEDDINGS_API_KEY, model: e.EMBEDDINGS_MODEL } : undefined,

@@ -15,6 +15,7 @@ import { loadOrCreateWallet, type ServiceWallet } from './billing/wallet.js';
 import { createX402, type X402 } from './billing/x402/index.js';
 import { createEgress } from './egress/index.js';
 import { Bus } from './bus.js';
+import { Scheduler } from './scheduler/scheduler.js';
 import { FsBlobStore } from './blobs/blob-store.js';
 import type { Registry } from './registry/registry.js';
 import type { AgentRef, Services } from './registry/types.js';
@@ -65,7 +66,10 @@ export async function buildInfrastructure(o: {
     payments,
     bus: new Bus(),
     blobs: new FsBlobStore(path.join(config.dataDir, 'blobs')),
+    scheduler: undefined as unknown as Scheduler,
   };
+  // The scheduler runs work with the same services it is part of.
+  services.scheduler = new Scheduler({ db, clock, config, log, services });
   return {
     services,
     resolver,

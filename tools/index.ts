@@ -1,6 +1,7 @@
 // Every tool of the gateway. Adding a capability = one module here + its REST routes in rest/.
 import type { Tool } from '../src/registry/types.js';
 import type { Worker } from '../src/workers.js';
+import type { WorkKind } from '../src/scheduler/scheduler.js';
 import { accessTools } from './access/index.js';
 import { artifactTools, createArtifactWorkers } from './artifacts/index.js';
 import { calculatorTools } from './calculators/index.js';
@@ -14,9 +15,17 @@ import { notificationTools } from './notifications/index.js';
 import { onboardingTools } from './onboarding/index.js';
 import { toolbeltTools } from './toolbelt/index.js';
 import { vaultTools } from './vault/index.js';
+import { webhookKind, webhookSecretGet } from './webhooks/index.js';
+import { heartbeat } from './beat/index.js';
+import { handoffExpiryKind, handoffTools } from './handoffs/index.js';
+import { jobKind, jobTools } from './jobs/index.js';
+import { watchCheckKind, watchTools } from './watches/index.js';
 import { x402Tools } from './x402/index.js';
 
-export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, ...x402Tools];
+export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, webhookSecretGet, ...jobTools, ...handoffTools, ...watchTools, heartbeat, ...x402Tools];
 
 /** Background workers of every area, fresh for each gateway. */
 export const createWorkers = (): Worker[] => [...createMemoryWorkers(), ...createArtifactWorkers()];
+
+/** Kinds of durable work the scheduler runs, fresh for each gateway. */
+export const createWorkKinds = (): WorkKind[] => [webhookKind, jobKind, handoffExpiryKind, watchCheckKind];

@@ -11,6 +11,7 @@ import type { KeyService } from '../billing/keys.js';
 import type { PaymentSettings } from '../billing/challenge.js';
 import type { Bus } from '../bus.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import type { Scheduler } from '../scheduler/scheduler.js';
 
 export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
 
@@ -87,6 +88,8 @@ export interface Services {
   bus: Bus;
   /** Content-addressed bytes (artifacts, bundles, snapshots). */
   blobs: BlobStore;
+  /** Durable timed work: jobs, timers, expiries, watch checks, webhook deliveries. */
+  scheduler: Scheduler;
 }
 
 export interface ToolContext {

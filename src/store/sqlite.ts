@@ -1,6 +1,7 @@
 // The SQLite driver behind the Db interface. One write connection behind an async mutex (SQLite has one
 // writer anyway, and a transaction must never swallow another request's statement), plus reader
 // connections that in WAL mode never wait for the writer and never see uncommitted data.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import sqlite3 from 'sqlite3';
@@ -78,7 +79,14 @@ const isRead = (sql: string): boolean => /^\s*select\b/i.test(sql);
 
 export class SqliteDb implements Db {
   private writeQueue: Promise<unknown> = Promise.resolve();
+  /**
+   * Set inside a transaction (or other exclusive work). A statement issued from there through the Db (not the
+   * tx handle) joins the work in progress on the write connection instead of queueing behind it, which
+   * would deadlock; a read from there sees the transaction's own writes.
+   */
+  private readonly inside = new AsyncLocalStorage<boolean>();
   private next = 0;
+  private savepoints = 0;
   private closed = false;
 
   private constructor(
@@ -114,19 +122,20 @@ export class SqliteDb implements Db {
 
   /** Serialises work on the write connection. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inside.getStore()) return fn();
     if (this.closed) return Promise.reject(new Error('database is closed'));
-    const result = this.writeQueue.then(fn);
+    const result = this.writeQueue.then(() => this.inside.run(true, fn));
     this.writeQueue = result.catch(() => undefined);
     return result;
   }
 
   get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
-    if (isRead(sql)) return this.reader().get<T>(sql, params);
+    if (isRead(sql) && !this.inside.getStore()) return this.reader().get<T>(sql, params);
     return this.exclusive(() => this.writer.get<T>(sql, params));
   }
 
   all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
-    if (isRead(sql)) return this.reader().all<T>(sql, params);
+    if (isRead(sql) && !this.inside.getStore()) return this.reader().all<T>(sql, params);
     return this.exclusive(() => this.writer.all<T>(sql, params));
   }
 
@@ -135,6 +144,8 @@ export class SqliteDb implements Db {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    // Nested inside another transaction: a savepoint, so its failure undoes only its own writes.
+    if (this.inside.getStore()) return this.savepoint(fn);
     return this.exclusive(async () => {
       await this.writer.run('BEGIN IMMEDIATE');
       try {
@@ -146,6 +157,20 @@ export class SqliteDb implements Db {
         throw err;
       }
     });
+  }
+
+  private async savepoint<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const name = `sp${++this.savepoints}`;
+    await this.writer.run(`SAVEPOINT ${name}`);
+    try {
+      const out = await fn(this.writer);
+      await this.writer.run(`RELEASE ${name}`);
+      return out;
+    } catch (err) {
+      await this.writer.run(`ROLLBACK TO ${name}`).catch(() => undefined);
+      await this.writer.run(`RELEASE ${name}`).catch(() => undefined);
+      throw err;
+    }
   }
 
   exec(sql: string): Promise<void> {

@@ -1,0 +1,153 @@
+// One durable mechanism for all timed work (DESIGN §7). Items are rows with a due time; a tick claims due
+// ones under a lease and runs them with a concurrency cap. node-cron ticks every second; enqueueing work
+// that is already due kicks a tick at once. The clock is the gateway's, so tests jump days ahead instantly.
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import cron from 'node-cron';
+import type { Queryable } from '../store/db.js';
+import * as store from '../store/work-items.js';
+import type { WorkerContext } from '../workers.js';
+
+/** What a work item asks for when it ran: nothing more (done), or to run again at `next`. */
+export type WorkOutcome = void | { next: number };
+
+export interface WorkKind {
+  kind: string;
+  /** How long one run may hold its lease before another process may take the item over. */
+  leaseMs: number;
+  /** Attempts before giving up (a thrown error counts as a failed attempt). */
+  maxAttempts: number;
+  run(ref: string, ctx: WorkerContext, attempt: number): Promise<WorkOutcome>;
+  /** Called once when the item fails its last attempt. */
+  giveUp?(ref: string, error: string, ctx: WorkerContext): Promise<void>;
+}
+
+export interface SchedulerOptions {
+  concurrency?: number;
+  batch?: number;
+  /** Cron expression of the tick (default: every second). */
+  tick?: string;
+}
+
+/** Exponential backoff with full jitter: 1 s, 2 s, 4 s … capped at 10 minutes. */
+export const backoffMs = (attempt: number, random = Math.random): number => Math.floor(random() * Math.min(600_000, 1000 * 2 ** attempt)) + 250;
+
+export class Scheduler {
+  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly kinds = new Map<string, WorkKind>();
+  private task: ReturnType<typeof cron.schedule> | null = null;
+  private running: Promise<number> | null = null;
+  private again = false;
+  private stopped = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly ctx: WorkerContext,
+    private readonly opts: SchedulerOptions = {},
+  ) {}
+
+  register(kind: WorkKind): void {
+    this.kinds.set(kind.kind, kind);
+  }
+
+  /** Schedules work (in the caller's transaction when given one); due work starts on the next tick. */
+  async enqueue(kind: string, ref: string, dueAt: number, q: Queryable = this.ctx.db): Promise<void> {
+    if (!this.kinds.has(kind)) throw new Error(`unknown work kind ${kind}`);
+    await store.enqueue(q, kind, ref, dueAt, this.ctx.clock.now());
+    if (dueAt <= this.ctx.clock.now()) setImmediate(() => this.kick());
+  }
+
+  cancel(kind: string, ref: string, q: Queryable = this.ctx.db): Promise<unknown> {
+    return store.cancel(q, kind, ref);
+  }
+
+  start(): void {
+    this.task = cron.schedule(this.opts.tick ?? '* * * * * *', () => this.kick(), { noOverlap: true });
+    this.kick();
+  }
+
+  /** Starts a drain unless one runs; a kick during a drain makes it go round once more. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => (this.running = null));
+  }
+
+  /** Runs everything due now (claiming in batches) and resolves with how many items ran. */
+  async runDue(): Promise<number> {
+    while (this.running) await this.running;
+    this.running = this.drain();
+    try {
+      return await this.running;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private async drain(): Promise<number> {
+    let total = 0;
+    do {
+      this.again = false;
+      for (;;) {
+        if (this.stopped) return total;
+        const now = this.ctx.clock.now();
+        const maxLease = Math.max(...[...this.kinds.values()].map((k) => k.leaseMs), 1000);
+        const items = await store.claimDue(this.ctx.db, {
+          owner: this.owner,
+          now,
+          leaseUntil: now + maxLease,
+          limit: this.opts.batch ?? 200,
+          kinds: [...this.kinds.keys()],
+        });
+        if (items.length === 0) break;
+        await this.runAll(items);
+        total += items.length;
+      }
+    } while (this.again && !this.stopped);
+    return total;
+  }
+
+  private async runAll(items: store.WorkItem[]): Promise<void> {
+    const limit = this.opts.concurrency ?? 16;
+    let next = 0;
+    const lane = async () => {
+      while (next < items.length) await this.runOne(items[next++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  }
+
+  private runOne(item: store.WorkItem): Promise<void> {
+    const p = this.execute(item).catch((err) => this.ctx.log.error({ err, kind: item.kind }, 'scheduler bookkeeping failed'));
+    this.inFlight.add(p);
+    return p.finally(() => this.inFlight.delete(p));
+  }
+
+  private async execute(item: store.WorkItem): Promise<void> {
+    const kind = this.kinds.get(item.kind)!;
+    const attempt = item.attempts + 1;
+    try {
+      const out = await kind.run(item.ref, this.ctx, attempt);
+      if (out && typeof out.next === 'number') await store.reschedule(this.ctx.db, item.id, this.owner, out.next, null, 0);
+      else await store.finish(this.ctx.db, item.id, this.owner);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (attempt >= kind.maxAttempts) {
+        await kind.giveUp?.(item.ref, message, this.ctx).catch((e) => this.ctx.log.error({ err: e, kind: item.kind }, 'giveUp failed'));
+        await store.finish(this.ctx.db, item.id, this.owner);
+      } else {
+        await store.reschedule(this.ctx.db, item.id, this.owner, this.ctx.clock.now() + backoffMs(attempt), message.slice(0, 500), attempt);
+      }
+    }
+  }
+
+  /** Stops ticking, lets running work finish (up to `graceMs`), then gives back any lease still held. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopped = true;
+    this.task?.stop();
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    await store.releaseAll(this.ctx.db, this.owner);
+  }
+}

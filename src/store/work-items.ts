@@ -1,0 +1,51 @@
+// SQL for the scheduler's durable work items: enqueue, claim under a lease, finish, retry, release.
+import type { Db, Queryable } from './db.js';
+
+export interface WorkItem {
+  id: number;
+  kind: string;
+  ref: string;
+  due_at: number;
+  attempts: number;
+}
+
+/** Schedules (or reschedules) the one item of a kind for a ref. */
+export async function enqueue(q: Queryable, kind: string, ref: string, dueAt: number, now: number): Promise<void> {
+  await q.run(
+    `INSERT INTO work_items (kind, ref, due_at, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (kind, ref) DO UPDATE SET due_at = excluded.due_at, attempts = 0, last_error = NULL`,
+    [kind, ref, dueAt, now],
+  );
+}
+
+/**
+ * Claims up to `limit` due items no live lease holds, in one statement: two processes can never claim the
+ * same item. The lease expires at `leaseUntil`; a crashed owner's items become claimable again then.
+ */
+export const claimDue = (db: Db, o: { owner: string; now: number; leaseUntil: number; limit: number; kinds: string[] }) =>
+  db.all<WorkItem>(
+    `UPDATE work_items SET lease_owner = ?, lease_until = ?
+     WHERE id IN (SELECT id FROM work_items WHERE due_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+                  AND kind IN (${o.kinds.map(() => '?').join(',')}) ORDER BY due_at LIMIT ?)
+     RETURNING id, kind, ref, due_at, attempts`,
+    [o.owner, o.leaseUntil, o.now, o.now, ...o.kinds, o.limit],
+  );
+
+/** Finished: removed, unless someone else took it over (our lease is the proof we may act). */
+export const finish = (q: Queryable, id: number, owner: string) => q.run('DELETE FROM work_items WHERE id = ? AND lease_owner = ?', [id, owner]);
+
+export const reschedule = (q: Queryable, id: number, owner: string, dueAt: number, error: string | null, attempts: number) =>
+  q.run('UPDATE work_items SET due_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?, attempts = ? WHERE id = ? AND lease_owner = ?', [
+    dueAt,
+    error,
+    attempts,
+    id,
+    owner,
+  ]);
+
+/** Gives back every lease an owner holds (graceful shutdown). */
+export const releaseAll = (db: Db, owner: string) => db.run('UPDATE work_items SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?', [owner]);
+
+export const cancel = (q: Queryable, kind: string, ref: string) => q.run('DELETE FROM work_items WHERE kind = ? AND ref = ?', [kind, ref]);
+
+export const nextDue = async (db: Db): Promise<number | null> => (await db.get<{ d: number | null }>('SELECT MIN(due_at) AS d FROM work_items'))?.d ?? null;

@@ -1,0 +1,70 @@
+// The write path: one writer, transactions that cannot swallow other requests' statements, statements
+// issued through the Db from inside a transaction that join it instead of deadlocking, nested savepoints.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqliteDb } from '../../src/store/sqlite.js';
+import { tempDir } from '../helpers/gateway.js';
+
+let db: SqliteDb;
+const dir = tempDir();
+beforeAll(async () => {
+  db = await SqliteDb.open(path.join(dir, 't.db'));
+  await db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER)');
+});
+afterAll(async () => {
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SqliteDb', () => {
+  it('a failed transaction leaves nothing, and a concurrent write outside it is not rolled back with it', async () => {
+    const tx = db.transaction(async (t) => {
+      await t.run("INSERT INTO t VALUES ('a', 1)");
+      await new Promise((r) => setTimeout(r, 20));
+      throw new Error('boom');
+    });
+    const outside = db.run("INSERT INTO t VALUES ('b', 2)");
+    await expect(tx).rejects.toThrow('boom');
+    await outside;
+    expect(await db.all('SELECT k FROM t ORDER BY k')).toEqual([{ k: 'b' }]);
+  });
+
+  it('statements through the Db inside a transaction join it (no deadlock) and see its writes', async () => {
+    const seen = await db.transaction(async (t) => {
+      await t.run("INSERT INTO t VALUES ('c', 3)");
+      await db.run("UPDATE t SET v = 30 WHERE k = 'c'");
+      return db.get<{ v: number }>("SELECT v FROM t WHERE k = 'c'");
+    });
+    expect(seen?.v).toBe(30);
+  });
+
+  it('a nested transaction is a savepoint: its failure undoes only its writes', async () => {
+    await db.transaction(async (t) => {
+      await t.run("INSERT INTO t VALUES ('d', 4)");
+      await db.transaction(async (inner) => {
+        await inner.run("INSERT INTO t VALUES ('e', 5)");
+        throw new Error('inner');
+      }).catch(() => undefined);
+    });
+    expect((await db.all<{ k: string }>("SELECT k FROM t WHERE k IN ('d', 'e')")).map((r) => r.k)).toEqual(['d']);
+  });
+
+  it('other requests never see uncommitted writes', async () => {
+    let inserted!: () => void;
+    let release!: () => void;
+    const wrote = new Promise<void>((r) => (inserted = r));
+    const hold = new Promise<void>((r) => (release = r));
+    const tx = db.transaction(async (t) => {
+      await t.run("INSERT INTO t VALUES ('f', 6)");
+      inserted();
+      await hold;
+    });
+    await wrote;
+    // This read starts outside the transaction, as another request would.
+    expect(await db.get("SELECT v FROM t WHERE k = 'f'")).toBeUndefined();
+    release();
+    await tx;
+    expect(await db.get("SELECT v FROM t WHERE k = 'f'")).toEqual({ v: 6 });
+  });
+});

@@ -1,0 +1,82 @@
+// fetch_bundle: URLs fetched through egress (a few at a time) into one JSON bundle stored as an artifact.
+// A URL that fails is recorded in the bundle with its error; it does not fail the job.
+import { createHash } from 'node:crypto';
+import { isEgressError } from '../../src/egress/index.js';
+import type { WorkerContext } from '../../src/workers.js';
+import { AGENT_MAX_BYTES, AGENT_MAX_TTL, ANON_MAX_BYTES, ANON_MAX_TTL, storeArtifact } from '../artifacts/service.js';
+
+export const BUNDLE_MAX_URLS = 20;
+export const BUNDLE_CONCURRENCY = 4;
+export const BUNDLE_PER_URL_BYTES = 1024 * 1024;
+
+const TEXTUAL = /^(text\/|application\/(json|xml|javascript|[\w.+-]*\+(json|xml)))/i;
+
+export interface BundleItem {
+  url: string;
+  final_url: string | null;
+  ok: boolean;
+  status: number | null;
+  content_type: string | null;
+  bytes: number;
+  sha256: string | null;
+  text?: string;
+  base64?: string;
+  error?: { code: string; message: string };
+}
+
+async function fetchOne(ctx: WorkerContext, url: string): Promise<BundleItem> {
+  try {
+    const r = await ctx.services.egress.fetch(url, { maxBytes: BUNDLE_PER_URL_BYTES, totalTimeoutMs: 15_000 });
+    const ct = r.headers['content-type'] ?? null;
+    const body = TEXTUAL.test(ct ?? '') ? { text: r.body.toString('utf8') } : { base64: r.body.toString('base64') };
+    return {
+      url,
+      final_url: r.url,
+      ok: r.status >= 200 && r.status < 300,
+      status: r.status,
+      content_type: ct,
+      bytes: r.body.length,
+      sha256: createHash('sha256').update(r.body).digest('hex'),
+      ...body,
+    };
+  } catch (err) {
+    const error = isEgressError(err) ? { code: err.code, message: err.message } : { code: 'error', message: 'fetch failed' };
+    return { url, final_url: null, ok: false, status: null, content_type: null, bytes: 0, sha256: null, error };
+  }
+}
+
+export async function runFetchBundle(ctx: WorkerContext, jobId: string, urls: string[], agentId: string | null) {
+  const items: BundleItem[] = new Array(urls.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < urls.length) {
+      const i = next++;
+      items[i] = await fetchOne(ctx, urls[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BUNDLE_CONCURRENCY, urls.length) }, lane));
+  const max = agentId ? AGENT_MAX_BYTES : ANON_MAX_BYTES;
+  let bytes = Buffer.from(JSON.stringify({ job_id: jobId, fetched_at: new Date(ctx.clock.now()).toISOString(), items }, null, 1));
+  // Over the artifact limit: keep every item's metadata, drop bodies from the largest down.
+  for (const i of [...items.keys()].sort((a, b) => items[b].bytes - items[a].bytes)) {
+    if (bytes.length <= max) break;
+    delete items[i].text;
+    delete items[i].base64;
+    items[i].error ??= { code: 'dropped', message: `body left out: the bundle is limited to ${max} bytes` };
+    bytes = Buffer.from(JSON.stringify({ job_id: jobId, fetched_at: new Date(ctx.clock.now()).toISOString(), items }, null, 1));
+  }
+  const artifact = await storeArtifact(ctx, {
+    bytes,
+    contentType: 'application/json',
+    filename: `${jobId}-bundle.json`,
+    ttlSeconds: agentId ? AGENT_MAX_TTL : ANON_MAX_TTL,
+    agentId,
+    source: 'job',
+  });
+  return {
+    artifact,
+    urls: items.map(({ text: _t, base64: _b, ...meta }) => meta),
+    succeeded: items.filter((i) => i.ok).length,
+    failed: items.filter((i) => !i.ok).length,
+  };
+}

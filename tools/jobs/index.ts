@@ -1,0 +1,177 @@
+// Async errands (jobs): fetch_bundle and delay. Created at once (queued), run by the scheduler, finished as
+// succeeded, failed (with a reason) or canceled; a callback_url gets a signed webhook when the job ends.
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { GatewayError } from '../../src/errors.js';
+import { defineTool } from '../../src/registry/define-tool.js';
+import type { ToolContext } from '../../src/registry/types.js';
+import type { WorkKind } from '../../src/scheduler/scheduler.js';
+import type { WorkerContext } from '../../src/workers.js';
+import { notify } from '../notifications/index.js';
+import { deliveriesOf, newWebhookSecret, scheduleWebhook, secretForAgent } from '../webhooks/index.js';
+import { BUNDLE_MAX_URLS, runFetchBundle } from './bundle.js';
+import * as store from './store.js';
+
+export const DELAY_MAX_SECONDS = 30 * 24 * 3600;
+/** Attempts before a job that keeps failing for transient reasons ends as failed. */
+export const JOB_ATTEMPTS = 3;
+
+const CallbackUrl = z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Signed webhook (POST JSON) when the job finishes.');
+
+// One object (MCP tool inputs must be objects) whose required fields depend on `type`.
+const JobInput = z
+  .object({
+    type: z.enum(['fetch_bundle', 'delay']).describe('fetch_bundle or delay.'),
+    urls: z.array(z.url({ protocol: /^https?$/ })).min(1).max(BUNDLE_MAX_URLS).optional().describe(`fetch_bundle: up to ${BUNDLE_MAX_URLS} http(s) URLs.`),
+    seconds: z.number().int().min(1).max(DELAY_MAX_SECONDS).optional().describe(`delay: seconds to wait (1 to ${DELAY_MAX_SECONDS}, 30 days).`),
+    callback_url: CallbackUrl,
+  })
+  .superRefine((v, ctx) => {
+    const need = v.type === 'fetch_bundle' ? 'urls' : 'seconds';
+    const other = v.type === 'fetch_bundle' ? 'seconds' : 'urls';
+    if (v[need] === undefined) ctx.addIssue({ code: 'custom', path: [need], message: `${v.type} needs ${need}` });
+    if (v[other] !== undefined) ctx.addIssue({ code: 'custom', path: [other], message: `${other} does not go with ${v.type}` });
+  });
+
+export const JOB_MENU = [
+  { type: 'fetch_bundle', description: `Fetch up to ${BUNDLE_MAX_URLS} URLs (4 at a time, 1 MB each, through the egress guard) into one JSON artifact.`, limits: { max_urls: BUNDLE_MAX_URLS, per_url_bytes: 1024 * 1024 } },
+  { type: 'delay', description: 'A durable timer: the job finishes when its time comes, across restarts.', limits: { max_seconds: DELAY_MAX_SECONDS } },
+];
+
+export const pollUrl = (ctx: { config: { baseUrl: string } }, id: string): string => `${ctx.config.baseUrl}/jobs/${id}`;
+
+export async function describeJob(ctx: Pick<ToolContext, 'db' | 'config'>, j: store.JobRow) {
+  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+  return {
+    job_id: j.id,
+    type: j.type,
+    status: j.status,
+    poll_url: pollUrl(ctx, j.id),
+    created_at: iso(j.created_at),
+    due_at: iso(j.due_at),
+    started_at: iso(j.started_at),
+    finished_at: iso(j.finished_at),
+    attempts: j.attempts,
+    result: j.result === null ? null : (JSON.parse(j.result) as unknown),
+    error: j.error,
+    callback: j.callback_url ? { deliveries: await deliveriesOf(ctx, 'job', j.id) } : null,
+  };
+}
+
+export const jobsMenu = defineTool({
+  name: 'jobs_menu',
+  title: 'Job types',
+  toolset: 'jobs',
+  description: 'The errand types with their input schemas and limits.',
+  input: z.object({}),
+  auth: 'public',
+  annotations: { readOnlyHint: true },
+  handler: () => ({ types: JOB_MENU, input_schema: z.toJSONSchema(JobInput, { io: 'input' }), statuses: ['queued', 'running', 'succeeded', 'failed', 'canceled'] }),
+});
+
+export const jobCreate = defineTool({
+  name: 'job_create',
+  title: 'Start a job',
+  toolset: 'jobs',
+  description:
+    'Starts an errand and returns job_id, status (queued) and poll_url at once. fetch_bundle pulls up to 20 URLs into one ' +
+    'hosted artifact; delay is a durable timer. Anonymous jobs are allowed (their callback secret is returned once).',
+  input: JobInput,
+  auth: 'optional_owner',
+  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  handler: async (input, ctx) => {
+    const now = ctx.clock.now();
+    const id = `job_${randomBytes(12).toString('base64url')}`;
+    const agentId = ctx.caller.agent?.id ?? null;
+    const anonSecret = input.callback_url && !agentId ? newWebhookSecret() : null;
+    const dueAt = input.type === 'delay' ? now + input.seconds! * 1000 : now;
+    const { callback_url: _c, type: _t, ...params } = input;
+    await ctx.db.transaction(async (tx) => {
+      await store.insertJob(tx, { id, agent_id: agentId, type: input.type, input: JSON.stringify(params), callback_url: input.callback_url ?? null, callback_secret: anonSecret, created_at: now, due_at: dueAt });
+      await ctx.services.scheduler.enqueue('job', id, dueAt, tx);
+    });
+    return {
+      job_id: id,
+      type: input.type,
+      status: 'queued' as const,
+      poll_url: pollUrl(ctx, id),
+      due_at: new Date(dueAt).toISOString(),
+      ...(anonSecret ? { callback_secret: anonSecret, notice: 'The callback signing secret is shown only now.' } : {}),
+    };
+  },
+});
+
+export const jobGet = defineTool({
+  name: 'job_get',
+  title: 'Job status',
+  toolset: 'jobs',
+  description: 'Status and result of a job (anyone holding its id may read it).',
+  input: z.object({ job_id: z.string().min(4).max(64).describe('The job id.') }),
+  auth: 'public',
+  annotations: { readOnlyHint: true },
+  handler: async (input, ctx) => {
+    const j = await store.jobById(ctx.db, input.job_id);
+    if (!j) throw new GatewayError('not_found', 'No such job.');
+    return describeJob(ctx, j);
+  },
+});
+
+export const jobCancel = defineTool({
+  name: 'job_cancel',
+  title: 'Cancel a job',
+  toolset: 'jobs',
+  description: 'Cancels one of your queued jobs (a delay not yet due, a bundle not yet started).',
+  input: z.object({ job_id: z.string().min(4).max(64).describe('The job id.') }),
+  auth: 'owner',
+  annotations: { destructiveHint: true, idempotentHint: true },
+  handler: async (input, ctx) => {
+    const j = await store.jobById(ctx.db, input.job_id);
+    if (!j || j.agent_id !== ctx.caller.agent!.id) throw new GatewayError('not_found', 'No such job of yours.');
+    const canceled = await ctx.db.transaction(async (tx) => {
+      const ok = await store.cancelJob(tx, j.id, ctx.clock.now());
+      if (ok) await ctx.services.scheduler.cancel('job', j.id, tx);
+      return ok;
+    });
+    if (!canceled) throw new GatewayError('conflict', `The job is ${j.status}; only a queued job can be canceled.`, { extra: { status: j.status } });
+    ctx.services.bus.emit('job:updated', { jobId: j.id, status: 'canceled' });
+    return describeJob(ctx, (await store.jobById(ctx.db, j.id))!);
+  },
+});
+
+/** Ends a job: stores the outcome, tells the owner (tray) and the callback, announces it on the bus. */
+async function finish(ctx: WorkerContext, j: store.JobRow, status: 'succeeded' | 'failed', result: unknown, error: string | null): Promise<void> {
+  const now = ctx.clock.now();
+  const changed = await ctx.db.transaction(async (tx) => {
+    if (!(await store.finishJob(tx, j.id, status, result, error, now))) return false;
+    if (j.agent_id) await notify(ctx, j.agent_id, { kind: 'job', title: `Job ${j.type} ${status}`, data: { job_id: j.id, status } }, tx);
+    if (j.callback_url) {
+      const secret = j.callback_secret ?? (await secretForAgent(ctx, j.agent_id!));
+      const body = { event: 'job.finished', job_id: j.id, type: j.type, status, result: result ?? null, error, finished_at: new Date(now).toISOString(), poll_url: pollUrl(ctx, j.id) };
+      await scheduleWebhook(ctx, { source: 'job', ref: j.id, agentId: j.agent_id, url: j.callback_url, body, secret }, tx);
+    }
+    return true;
+  });
+  if (changed) ctx.services.bus.emit('job:updated', { jobId: j.id, status });
+}
+
+export const jobKind: WorkKind = {
+  kind: 'job',
+  leaseMs: 5 * 60_000,
+  maxAttempts: JOB_ATTEMPTS,
+  async run(ref, ctx) {
+    const j = await store.jobById(ctx.db, ref);
+    if (!j || (j.status !== 'queued' && j.status !== 'running')) return;
+    if (!(await store.markRunning(ctx.db, j.id, ctx.clock.now()))) return;
+    ctx.services.bus.emit('job:updated', { jobId: j.id, status: 'running' });
+    const params = JSON.parse(j.input) as { urls?: string[]; seconds?: number };
+    if (j.type === 'delay') return finish(ctx, j, 'succeeded', { waited_seconds: params.seconds, due_at: new Date(j.due_at).toISOString() }, null);
+    if (j.type === 'fetch_bundle') return finish(ctx, j, 'succeeded', await runFetchBundle(ctx, j.id, params.urls!, j.agent_id), null);
+    return finish(ctx, j, 'failed', undefined, `unknown job type ${j.type}`);
+  },
+  async giveUp(ref, error, ctx) {
+    const j = await store.jobById(ctx.db, ref);
+    if (j) await finish(ctx, j, 'failed', undefined, `failed after ${JOB_ATTEMPTS} attempts: ${error}`);
+  },
+};
+
+export const jobTools = [jobsMenu, jobCreate, jobGet, jobCancel];

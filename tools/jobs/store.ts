@@ -1,0 +1,52 @@
+// SQL for jobs (errands).
+import type { Db, Queryable } from '../../src/store/db.js';
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+
+export interface JobRow {
+  id: string;
+  agent_id: string | null;
+  type: string;
+  input: string;
+  status: JobStatus;
+  result: string | null;
+  error: string | null;
+  attempts: number;
+  callback_url: string | null;
+  callback_secret: string | null;
+  created_at: number;
+  due_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export async function insertJob(q: Queryable, j: Omit<JobRow, 'status' | 'result' | 'error' | 'attempts' | 'started_at' | 'finished_at'>): Promise<void> {
+  await q.run(
+    `INSERT INTO jobs (id, agent_id, type, input, status, callback_url, callback_secret, created_at, due_at) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
+    [j.id, j.agent_id, j.type, j.input, j.callback_url, j.callback_secret, j.created_at, j.due_at],
+  );
+}
+
+export const jobById = (q: Queryable, id: string) => q.get<JobRow>('SELECT * FROM jobs WHERE id = ?', [id]);
+
+/** Moves a queued job to running; false when it is not queued any more (canceled meanwhile). */
+export const markRunning = async (q: Queryable, id: string, now: number): Promise<boolean> =>
+  (await q.run("UPDATE jobs SET status = 'running', started_at = ifnull(started_at, ?), attempts = attempts + 1 WHERE id = ? AND status IN ('queued', 'running')", [now, id])).changes > 0;
+
+export const finishJob = async (q: Queryable, id: string, status: 'succeeded' | 'failed', result: unknown, error: string | null, now: number): Promise<boolean> =>
+  (await q.run("UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')", [
+    status,
+    result === undefined ? null : JSON.stringify(result),
+    error,
+    now,
+    id,
+  ])).changes > 0;
+
+export const cancelJob = async (q: Queryable, id: string, now: number): Promise<boolean> =>
+  (await q.run("UPDATE jobs SET status = 'canceled', finished_at = ? WHERE id = ? AND status = 'queued'", [now, id])).changes > 0;
+
+export const jobsFinishedSince = (db: Db, agentId: string, since: number) =>
+  db.all<Pick<JobRow, 'id' | 'type' | 'status' | 'finished_at'>>(
+    'SELECT id, type, status, finished_at FROM jobs WHERE agent_id = ? AND finished_at IS NOT NULL AND finished_at > ? ORDER BY finished_at LIMIT 100',
+    [agentId, since],
+  );

@@ -1,0 +1,72 @@
+// Signed webhooks for job, handoff and watch callbacks: a delivery row per event, sent by the scheduler
+// (one attempt per run, retried with backoff and jitter), every attempt recorded. Signatures are
+// HMAC-SHA256 over "<timestamp>.<body>" with the owner's webhook secret (GET /agents/{handle}/webhook-secret),
+// or, for anonymous work, a secret returned once when the work was created.
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { defineTool } from '../../src/registry/define-tool.js';
+import type { ToolContext } from '../../src/registry/types.js';
+import type { WorkKind } from '../../src/scheduler/scheduler.js';
+import type { WorkerContext } from '../../src/workers.js';
+import type { Queryable } from '../../src/store/db.js';
+import { HandleRef } from '../identity/handles.js';
+import * as store from './store.js';
+
+export const WEBHOOK_ATTEMPTS = 6;
+
+export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
+
+export const secretForAgent = (ctx: Pick<ToolContext, 'db' | 'clock'>, agentId: string): Promise<string> =>
+  store.agentSecret(ctx.db, agentId, newWebhookSecret(), ctx.clock.now());
+
+/** Records a delivery and schedules its first attempt now. */
+export async function scheduleWebhook(
+  ctx: Pick<WorkerContext, 'db' | 'clock' | 'services'>,
+  d: { source: string; ref: string; agentId: string | null; url: string; body: unknown; secret: string },
+  q: Queryable = ctx.db,
+): Promise<number> {
+  const now = ctx.clock.now();
+  const id = await store.insertDelivery(q, { ...d, body: JSON.stringify(d.body), now });
+  await ctx.services.scheduler.enqueue('webhook', String(id), now, q);
+  return id;
+}
+
+/** The delivery outcome shown on a job, handoff or watch (never the secret or the body). */
+export async function deliveriesOf(ctx: Pick<ToolContext, 'db'>, source: string, ref: string) {
+  return (await store.deliveriesFor(ctx.db, source, ref)).map((d) => ({
+    url_host: new URL(d.url).host,
+    status: d.status,
+    attempts: JSON.parse(d.attempts) as unknown[],
+  }));
+}
+
+export const webhookKind: WorkKind = {
+  kind: 'webhook',
+  leaseMs: 60_000,
+  maxAttempts: WEBHOOK_ATTEMPTS,
+  async run(ref, ctx, attempt) {
+    const d = await store.deliveryById(ctx.db, Number(ref));
+    if (!d || d.status !== 'pending') return;
+    const out = await ctx.services.egress.sendWebhook({ url: d.url, body: JSON.parse(d.body), secret: d.secret, attempts: 1, deliveryId: `dlv_${d.id}`, now: () => ctx.clock.now() });
+    const a = out.attempts[0];
+    const delivered = out.delivered;
+    const final = delivered || attempt >= WEBHOOK_ATTEMPTS || (a?.status !== undefined && a.status >= 400 && a.status < 500 && a.status !== 429);
+    await store.recordAttempt(ctx.db, d.id, { ...a, attempt }, delivered ? 'delivered' : final ? 'failed' : 'pending', ctx.clock.now());
+    if (!final) throw new Error(`webhook attempt ${attempt} failed: ${a?.status ?? a?.error ?? 'unknown'}`);
+  },
+};
+
+export const webhookSecretGet = defineTool({
+  name: 'webhook_secret_get',
+  title: 'Webhook signing secret',
+  toolset: 'jobs',
+  description: 'The secret your callbacks are signed with: X-Gateway-Signature = "sha256=" + hex HMAC-SHA256(secret, "<X-Gateway-Timestamp>.<body>").',
+  input: z.object({ handle: HandleRef }),
+  auth: 'owner',
+  selfField: 'handle',
+  annotations: { readOnlyHint: true },
+  handler: async (_input, ctx) => ({
+    secret: await secretForAgent(ctx, ctx.caller.agent!.id),
+    headers: { signature: 'X-Gateway-Signature', timestamp: 'X-Gateway-Timestamp', delivery: 'X-Gateway-Delivery' },
+  }),
+});
