@@ -54,7 +54,8 @@ export class Scheduler {
   async enqueue(kind: string, ref: string, dueAt: number, q: Queryable = this.ctx.db): Promise<void> {
     if (!this.kinds.has(kind)) throw new Error(`unknown work kind ${kind}`);
     await store.enqueue(q, kind, ref, dueAt, this.ctx.clock.now());
-    if (dueAt <= this.ctx.clock.now()) setImmediate(() => this.kick());
+    // Often called inside a transaction: the kick must start outside it, after it commits.
+    if (dueAt <= this.ctx.clock.now()) this.ctx.db.detach(() => setImmediate(() => this.kick()));
   }
 
   cancel(kind: string, ref: string, q: Queryable = this.ctx.db): Promise<unknown> {

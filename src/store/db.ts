@@ -23,6 +23,11 @@ export interface Db extends Queryable {
    * Transactions are serialised, so statements of `fn` never interleave with another transaction's.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` outside any transaction context, for work that merely starts from inside one (a timer, a
+   * queue kick) and must queue behind it rather than join it.
+   */
+  detach<T>(fn: () => T): T;
   /** Executes several statements separated by semicolons (migrations only). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

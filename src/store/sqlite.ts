@@ -84,7 +84,7 @@ export class SqliteDb implements Db {
    * tx handle) joins the work in progress on the write connection instead of queueing behind it, which
    * would deadlock; a read from there sees the transaction's own writes.
    */
-  private readonly inside = new AsyncLocalStorage<boolean>();
+  private readonly inside = new AsyncLocalStorage<{ open: boolean }>();
   private next = 0;
   private savepoints = 0;
   private closed = false;
@@ -122,20 +122,37 @@ export class SqliteDb implements Db {
 
   /** Serialises work on the write connection. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.inside.getStore()) return fn();
+    if (this.isInside()) return fn();
     if (this.closed) return Promise.reject(new Error('database is closed'));
-    const result = this.writeQueue.then(() => this.inside.run(true, fn));
+    const result = this.writeQueue.then(async () => {
+      // Callbacks scheduled from inside (timers, setImmediate) inherit the context after the work is
+      // done; closing the token makes them count as outside again.
+      const token = { open: true };
+      try {
+        return await this.inside.run(token, fn);
+      } finally {
+        token.open = false;
+      }
+    });
     this.writeQueue = result.catch(() => undefined);
     return result;
   }
 
+  detach<T>(fn: () => T): T {
+    return this.inside.exit(fn);
+  }
+
+  private isInside(): boolean {
+    return this.inside.getStore()?.open === true;
+  }
+
   get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
-    if (isRead(sql) && !this.inside.getStore()) return this.reader().get<T>(sql, params);
+    if (isRead(sql) && !this.isInside()) return this.reader().get<T>(sql, params);
     return this.exclusive(() => this.writer.get<T>(sql, params));
   }
 
   all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
-    if (isRead(sql) && !this.inside.getStore()) return this.reader().all<T>(sql, params);
+    if (isRead(sql) && !this.isInside()) return this.reader().all<T>(sql, params);
     return this.exclusive(() => this.writer.all<T>(sql, params));
   }
 
@@ -145,7 +162,7 @@ export class SqliteDb implements Db {
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     // Nested inside another transaction: a savepoint, so its failure undoes only its own writes.
-    if (this.inside.getStore()) return this.savepoint(fn);
+    if (this.isInside()) return this.savepoint(fn);
     return this.exclusive(async () => {
       await this.writer.run('BEGIN IMMEDIATE');
       try {

@@ -10,6 +10,22 @@ export async function populateAgentData(base: string, agent: { handle: string; s
   await api(base, 'GET', `/start?via=${agent.handle}`);
   await populateCredits(base, agent);
   await populateMemory(base, agent, other);
+  await populateWork(base, agent);
+}
+
+/** Durable work: a job, a handoff, a watch, a webhook secret, a heartbeat, an artifact, a vault entry. */
+export async function populateWork(base: string, agent: { handle: string; secret: string }): Promise<void> {
+  const s = { secret: agent.secret };
+  const writes = [
+    await api(base, 'POST', '/jobs', { body: { type: 'delay', seconds: 3600, callback_url: 'https://hooks.example.com/job' }, ...s }),
+    await api(base, 'POST', '/handoff', { body: { task: `task of ${agent.handle}`, callback_url: 'https://hooks.example.com/handoff' }, ...s }),
+    await api(base, 'POST', '/watches', { body: { url: 'https://watched.example.com/', interval_hours: 24 }, ...s }),
+    await api(base, 'GET', `/agents/${agent.handle}/webhook-secret`, s),
+    await api(base, 'GET', `/beat/${agent.handle}`, s),
+    await api(base, 'POST', '/artifacts', { body: { text: `artifact of ${agent.handle}` }, ...s }),
+    await api(base, 'POST', '/vault', { body: { name: 'k', value: `vault of ${agent.handle}` }, ...s }),
+  ];
+  if (writes.some((w) => w.status >= 300)) throw new Error(`populateWork: ${writes.map((w) => w.status).join(' ')}`);
 }
 
 /** Memory: entries with history, a share given, a share received, a write into the other's namespace. */
