@@ -1,9 +1,10 @@
 // npm run bench [-- scenario…]: runs the benchmark scenarios and prints a markdown report.
 import { foundation } from './scenarios/foundation.js';
 import { memory } from './scenarios/memory.js';
+import { work } from './scenarios/work.js';
 import { x402 } from './scenarios/x402.js';
 
-const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402 };
+const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
