@@ -21,10 +21,12 @@ import { mountOperatorConsole } from './http/operator-console.js';
 import { sendJson } from './http/send.js';
 import type { Router } from './http/router.js';
 import { createHttpServer } from './http/server.js';
-import { LegacySseEndpoint } from './mcp/legacy-sse.js';
-import { buildMcpServer, type McpCatalog, type McpConnectionOptions } from './mcp/server.js';
-import { StreamableHttpEndpoint } from './mcp/streamable-http.js';
+import type { LegacySseEndpoint } from './mcp/legacy-sse.js';
+import type { McpCatalog, McpConnectionOptions } from './mcp/server.js';
+import type { StreamableHttpEndpoint } from './mcp/streamable-http.js';
 import { mountMcp, toolsetsOf } from './mcp/mount.js';
+
+const loadMcp = () => import('./mcp/runtime.js');
 import { Registry } from './registry/registry.js';
 import type { Credentials } from './registry/types.js';
 import type { Db } from './store/db.js';
@@ -44,6 +46,7 @@ export class Gateway {
   readonly mcpCatalog: McpCatalog;
   private http?: http.Server;
   private streamable?: StreamableHttpEndpoint;
+  private mcpLoading?: Promise<{ streamable: StreamableHttpEndpoint; sse: LegacySseEndpoint }>;
   private sse?: LegacySseEndpoint;
   private metrics?: client.Registry;
   private stopping = false;
@@ -93,9 +96,28 @@ export class Gateway {
   }
 
   /** A fresh MCP server for one connection. */
-  mcpServer(toolsets: string[], credentials: McpConnectionOptions['credentials']): McpServer {
+  async mcpServer(toolsets: string[], credentials: McpConnectionOptions['credentials']): Promise<McpServer> {
+    const { buildMcpServer } = await loadMcp();
     const known = new Set(this.registry.toolsets());
     return buildMcpServer(this.mcpCatalog, { toolsets: toolsets.filter((t) => known.has(t)), credentials });
+  }
+
+  /** The MCP HTTP transports, built (and the SDK loaded) on the first MCP request. */
+  private mcpEndpoints(guardedCredentials: (req: http.IncomingMessage) => Credentials): Promise<{ streamable: StreamableHttpEndpoint; sse: LegacySseEndpoint }> {
+    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, StreamableHttpEndpoint, LegacySseEndpoint }) => {
+      const known = new Set(this.registry.toolsets());
+      const factory = (ts: string[]) => buildMcpServer(this.mcpCatalog, { toolsets: ts.filter((t) => known.has(t)), credentials: this.httpCredentials() });
+      const { config } = this;
+      this.streamable = new StreamableHttpEndpoint(factory, {
+        maxSessions: config.mcpMaxSessions,
+        idleMs: config.mcpSessionIdleMs,
+        maxBodyBytes: config.maxBodyBytes,
+        credentials: guardedCredentials,
+      });
+      this.sse = new LegacySseEndpoint(factory, { maxSessions: config.mcpMaxSessions, messagesPath: '/mcp/messages', credentials: guardedCredentials });
+      return { streamable: this.streamable, sse: this.sse };
+    });
+    return this.mcpLoading;
   }
 
   private httpCredentials(): McpConnectionOptions['credentials'] {
@@ -110,19 +132,7 @@ export class Gateway {
     const { config } = this;
     const guard = new OriginGuard(config);
     const fromReq = (req: http.IncomingMessage): Credentials => credentialsOf(req, 'mcp', config.trustProxy);
-    const streamable = new StreamableHttpEndpoint((ts) => this.mcpServer(ts, this.httpCredentials()), {
-      maxSessions: config.mcpMaxSessions,
-      idleMs: config.mcpSessionIdleMs,
-      maxBodyBytes: config.maxBodyBytes,
-      credentials: fromReq,
-    });
-    const sse = new LegacySseEndpoint((ts) => this.mcpServer(ts, this.httpCredentials()), {
-      maxSessions: config.mcpMaxSessions,
-      messagesPath: '/mcp/messages',
-      credentials: fromReq,
-    });
-    this.streamable = streamable;
-    this.sse = sse;
+    const mcp = () => this.mcpEndpoints(fromReq);
     this.metrics = createMetrics(this.registry);
     let openapi: unknown;
     const server = createHttpServer({
@@ -134,9 +144,9 @@ export class Gateway {
         this.operationsRoutes(router, () => (openapi ??= buildOpenApi(routes, this.registry, this.config.baseUrl, GATEWAY_VERSION)));
         mountOperatorConsole(router, this.registry, config);
         mountMcp(router, guard, {
-          streamable: (req, res, query) => streamable.handle(req, res, toolsetsOf(query)),
-          sseOpen: (_req, res, query) => sse.open(res, toolsetsOf(query)),
-          sseMessage: (req, res, query) => sse.message(req, res, query.get('sessionId')),
+          streamable: async (req, res, query) => (await mcp()).streamable.handle(req, res, toolsetsOf(query)),
+          sseOpen: async (_req, res, query) => (await mcp()).sse.open(res, toolsetsOf(query)),
+          sseMessage: async (req, res, query) => (await mcp()).sse.message(req, res, query.get('sessionId')),
         });
       },
     });

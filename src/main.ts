@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // CLI: `agent-gateway serve` (default) runs the HTTP gateway; `agent-gateway mcp` serves MCP over stdio.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Gateway } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './log.js';
@@ -51,7 +50,8 @@ async function stdio(config: Config): Promise<void> {
       gateway.log.warn({ handle: config.stdio.handle }, 'AGENT_HANDLE does not match the agent of AGENT_SECRET');
     }
   }
-  const server = gateway.mcpServer(config.mcpToolsets, () => credentials);
+  const server = await gateway.mcpServer(config.mcpToolsets, () => credentials);
+  const { StdioServerTransport } = await import('./mcp/runtime.js');
   const transport = new StdioServerTransport();
   let stopping = false;
   const shutdown = async () => {

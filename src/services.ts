@@ -12,7 +12,7 @@ import { KeyService } from './billing/keys.js';
 import { Quota } from './billing/quota.js';
 import { UsageRecorder } from './billing/usage-recorder.js';
 import { loadOrCreateWallet, type ServiceWallet } from './billing/wallet.js';
-import { createX402, type X402 } from './billing/x402/index.js';
+import { createLazyX402, type LazyX402 } from './billing/x402/lazy.js';
 import { createEgress } from './egress/index.js';
 import { Bus } from './bus.js';
 import { Scheduler } from './scheduler/scheduler.js';
@@ -28,7 +28,7 @@ export interface Infrastructure {
   billing: Billing;
   usage: UsageRecorder;
   wallet: ServiceWallet;
-  x402: X402;
+  x402: LazyX402;
   close(): Promise<void>;
 }
 
@@ -44,14 +44,14 @@ export async function buildInfrastructure(o: {
   const clientKey = makeClientKey(await installPepper(db));
   const egress = createEgress({ allow: config.egressAllow });
   const resolver = new AgentResolver(o.lookupAgent, () => clock.now());
-  const wallet = loadOrCreateWallet(config.dataDir, config.x402.privateKey);
+  const wallet = await loadOrCreateWallet(config.dataDir, config.x402.privateKey);
   if (wallet.source === 'generated') log.info({ address: wallet.address }, 'generated a service wallet; fund it with gas to settle x402 payments');
   const payments: PaymentSettings = { ...config.x402, payTo: config.x402.payTo ?? wallet.address };
   const keys = new KeyService(db, () => clock.now());
   const billing = new Billing(keys, new Quota(db, clock), () => payments, () => config.baseUrl, clock);
   // Agent credits pay when an authenticated agent sent no API key and no x402 payment header.
   billing.addMethod(new CreditsPayment(db, clock, () => config.baseUrl));
-  const x402 = createX402({ db, clock, log, account: wallet.account, settings: payments, baseUrl: () => config.baseUrl });
+  const x402 = createLazyX402({ db, clock, log, wallet, settings: payments, baseUrl: () => config.baseUrl });
   billing.addMethod(x402.method);
   await x402.recover().catch((err: unknown) => log.warn({ err }, 'x402 ledger recovery failed; open payments stay open'));
   const usage = new UsageRecorder(db, clock);

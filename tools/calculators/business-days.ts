@@ -1,7 +1,7 @@
 // business_days: count business days between dates, or add N business days to a date, skipping a custom
 // weekend, listed holidays and (optionally) a country's public holidays from date-holidays.
 // Dates are whole UTC days (day numbers since 1970-01-01), so no timezone or DST can shift them.
-import Holidays from 'date-holidays';
+import type HolidaysModule from 'date-holidays';
 import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { CALCULATOR, invalidInput } from './common.js';
@@ -32,11 +32,17 @@ const weekdayOf = (day: number): number => (((day % 7) + 11) % 7);
 const MIN_DAY = Date.UTC(MIN_YEAR, 0, 1) / DAY_MS;
 const MAX_DAY = Date.UTC(MAX_YEAR, 11, 31) / DAY_MS;
 
-const holidayEngines = new Map<string, Holidays>();
+const holidayEngines = new Map<string, HolidaysModule>();
+
+/** date-holidays is large; it loads on the first call that names a country, not at gateway start-up. */
+let Holidays: typeof HolidaysModule;
+async function loadHolidays(): Promise<void> {
+  Holidays ??= (await import('date-holidays')).default;
+}
 /** Public holidays per "CC|SUB|year": computing them is the slow part, and they never change. */
 const yearCache = new Map<string, [number, string][]>();
 
-function engine(country: string, subdivision?: string): Holidays {
+function engine(country: string, subdivision?: string): HolidaysModule {
   const key = `${country}|${subdivision ?? ''}`;
   let hd = holidayEngines.get(key);
   if (!hd) {
@@ -263,11 +269,14 @@ export const businessDays = defineTool({
     'skipped (names joined with " / " when several; listed-only dates are named "Custom holiday"); `weekend` ' +
     '= the weekday numbers used, sorted; `country`, `subdivision` = as used, or null.',
   input: BusinessDaysInput,
-  handler: (input) => {
+  handler: async (input) => {
     // Codes are case-insensitive; normalised here, not by a zod transform, so the JSON Schema keeps its examples.
     const country = input.country?.toUpperCase();
     const subdivision = input.subdivision?.toUpperCase();
-    if (country) checkRegion(country, subdivision);
+    if (country) {
+      await loadHolidays();
+      checkRegion(country, subdivision);
+    }
     const weekend = [...new Set(input.weekend)].sort((a, b) => a - b);
     const cal = new BusinessCalendar({ weekend, holidays: input.holidays, country, subdivision });
     const start = dayNumber(input.start)!;

@@ -1,6 +1,9 @@
 // Deterministic fact extraction (no language model): entities from text with `compromise`, #topics, tags,
 // and the key paths of JSON values (`profile.city = "Lisbon"`).
-import nlp from 'compromise';
+import type NlpModule from 'compromise';
+
+/** compromise is large; it loads with the first extraction, off the request path, not at start-up. */
+let nlp: typeof NlpModule;
 
 export interface Fact {
   kind: 'entity' | 'topic' | 'path' | 'tag';
@@ -38,7 +41,8 @@ function prose(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-export function extractFacts(value: unknown, tags: string[]): Fact[] {
+export async function extractFacts(value: unknown, tags: string[]): Promise<Fact[]> {
+  nlp ??= (await import('compromise')).default;
   const facts: Fact[] = [];
   paths(value, '', facts);
   const text = prose(value).map((s) => (/[.!?]$/.test(s.trim()) ? s : `${s}.`)).join(' ');

@@ -14,7 +14,7 @@ async function extractDueFacts(ctx: WorkerContext): Promise<void> {
   for (;;) {
     const due = await entriesDueForFacts(ctx.db, BATCH);
     for (const e of due) {
-      const facts = extractFacts(JSON.parse(e.value), JSON.parse(e.tags) as string[]);
+      const facts = await extractFacts(JSON.parse(e.value), JSON.parse(e.tags) as string[]);
       await recordFacts(ctx.db, e.id, e.version, facts, ctx.clock.now());
     }
     if (due.length < BATCH) return;

@@ -194,7 +194,7 @@ async function check(ref: string, ctx: WorkerContext): Promise<{ next: number } 
     // Errors never count as a change; checks back off (2, 4, 8… intervals, at most a day).
     return { next: now + Math.min(interval * 2 ** Math.min(w.consecutive_failures + 1, 5), 24 * HOUR) };
   }
-  const content = normalize(w.mode, res.body, res.headers['content-type'], w.selector);
+  const content = await normalize(w.mode, res.body, res.headers['content-type'], w.selector);
   const hash = hashOf(content);
   const first = w.last_hash === null;
   const changed = !first && hash !== w.last_hash;

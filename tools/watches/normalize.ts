@@ -1,13 +1,15 @@
 // What a watch compares: the raw bytes, the page's visible text, or the text of a CSS selector's matches.
 import { createHash } from 'node:crypto';
-import * as cheerio from 'cheerio';
+/** cheerio loads with the first text check, not at start-up. */
+let cheerio: typeof import('cheerio');
 
 export type WatchMode = 'raw' | 'text' | 'selector';
 
 const isHtml = (contentType: string | undefined, body: Buffer): boolean => /html/i.test(contentType ?? '') || /^\s*<(!doctype|html)/i.test(body.subarray(0, 200).toString());
 
-export function normalize(mode: WatchMode, body: Buffer, contentType: string | undefined, selector?: string | null): Buffer {
+export async function normalize(mode: WatchMode, body: Buffer, contentType: string | undefined, selector?: string | null): Promise<Buffer> {
   if (mode === 'raw') return body;
+  cheerio ??= await import('cheerio');
   const text = body.toString('utf8');
   if (!isHtml(contentType, body)) return Buffer.from(text.replace(/\s+/g, ' ').trim());
   const $ = cheerio.load(text);

@@ -28,7 +28,7 @@ export interface X402 {
 /** How long start-up waits for recovery before going on (the rest finishes in the background). */
 const STARTUP_RECOVERY_MS = 15_000;
 
-export function createX402(o: { db: Db; clock: Clock; log: Logger; account: PrivateKeyAccount; settings: PaymentSettings; baseUrl: () => string }): X402 {
+export function createX402(o: { db: Db; clock: Clock; log: Logger; account: PrivateKeyAccount; settings: PaymentSettings; baseUrl: () => string; hooks?: X402Hooks }): X402 {
   const s = o.settings;
   const client = createChainClient(o.account, s);
   const { signer } = createServiceSigner(client, s.confirmationTimeoutSeconds * 1000);
@@ -37,7 +37,7 @@ export function createX402(o: { db: Db; clock: Clock; log: Logger; account: Priv
   const views = new PayerViews(s.verifyCacheSeconds * 1000);
   const inFlight = new Set<string>();
   const recovery = new Recovery(o.db, client, o.clock, o.log, inFlight);
-  const hooks: X402Hooks = {};
+  const hooks: X402Hooks = o.hooks ?? {};
   const method = new X402Method({
     db: o.db,
     clock: o.clock,

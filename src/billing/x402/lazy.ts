@@ -1,0 +1,40 @@
+// The x402 method without its weight at start-up: @x402/evm and viem load on the first request that carries
+// a payment (or when recovery finds payments a crash left open), not for every gateway that starts.
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../log.js';
+import type { Db } from '../../store/db.js';
+import { openPayments } from '../../store/x402-ledger.js';
+import type { PaymentMethod } from '../charge.js';
+import type { PaymentSettings } from '../challenge.js';
+import type { ServiceWallet } from '../wallet.js';
+import type { RecoverySummary, X402, X402Hooks } from './index.js';
+
+export interface LazyX402 {
+  method: PaymentMethod;
+  recover(): Promise<RecoverySummary>;
+  hooks: X402Hooks;
+  close(): void;
+}
+
+export function createLazyX402(o: { db: Db; clock: Clock; log: Logger; wallet: ServiceWallet; settings: PaymentSettings; baseUrl: () => string }): LazyX402 {
+  const hooks: X402Hooks = {};
+  let real: Promise<X402> | undefined;
+  const load = () =>
+    (real ??= Promise.all([import('./index.js'), o.wallet.account()]).then(([m, account]) =>
+      m.createX402({ db: o.db, clock: o.clock, log: o.log, account, settings: o.settings, baseUrl: o.baseUrl, hooks }),
+    ));
+  return {
+    hooks,
+    method: {
+      begin: async (tool, caller, meta, settings) => {
+        if (!caller.credentials.paymentSignature && !caller.credentials.xPayment) return null;
+        return (await load()).method.begin(tool, caller, meta, settings);
+      },
+    },
+    recover: async () => {
+      if ((await openPayments(o.db)).length === 0) return { checked: 0, recovered: 0, abandoned: 0, failed: 0, open: 0 };
+      return (await load()).recover();
+    },
+    close: () => void real?.then((x) => x.close()),
+  };
+}

@@ -1,0 +1,6 @@
+// Everything that needs the MCP SDK, loaded on the first MCP request (or by the stdio command) rather than at
+// gateway start-up: the SDK's schemas alone take about 300 ms to load.
+export { buildMcpServer } from './server.js';
+export { StreamableHttpEndpoint } from './streamable-http.js';
+export { LegacySseEndpoint } from './legacy-sse.js';
+export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
