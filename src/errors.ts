@@ -69,7 +69,12 @@ export class GatewayError extends Error {
       payment?: Record<string, unknown>;
     } = {},
   ) {
+    // Expected outcomes (401, 404, 422…) need no stack trace, and capturing one is the costliest part of
+    // creating an Error on a busy path.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message ?? ERRORS[code].message);
+    Error.stackTraceLimit = limit;
     this.name = 'GatewayError';
     this.code = code;
     this.status = ERRORS[code].status;

@@ -19,9 +19,10 @@ export async function foundation(): Promise<string> {
   const gwRes = await load('gateway GET /agents/{handle} (db read)', { url: `${gw.url}/agents/bench-agent` });
 
   const mcpHeaders = await openMcpSession(`${gw.url}/mcp`);
-  const gwBody = toolCallBodies('gateway_info', {});
+  // A tool as light as the reference's echo: base64 of a short text.
+  const gwBody = toolCallBodies('base64', { action: 'encode', text: 'hello' });
   await checkToolCall(`${gw.url}/mcp`, mcpHeaders, gwBody());
-  const gwMcp = await load('gateway MCP tools/call (gateway_info)', { url: `${gw.url}/mcp`, method: 'POST', headers: mcpHeaders, makeBody: gwBody });
+  const gwMcp = await load('gateway MCP tools/call (base64 encode)', { url: `${gw.url}/mcp`, method: 'POST', headers: mcpHeaders, makeBody: gwBody });
   await gw.stop();
 
   const ref = await startScript('mcp-reference.mjs');

@@ -1,9 +1,10 @@
 // The service wallet that receives x402 payments and submits their settlement. With no key configured one
-// is generated on first start and kept in the data dir (mode 0600) with its address; only the address is
-// ever logged. viem loads only when an address must be derived or a payment settled, not at every start.
+// is generated on first start and kept in the data dir (mode 0600); only its address is ever logged. viem
+// loads only when a payment is settled, not at every start.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { addressOf, newPrivateKey } from './evm-address.js';
 
 export const WALLET_FILE = 'wallet.json';
 
@@ -25,17 +26,15 @@ function wallet(key: `0x${string}`, address: `0x${string}`, source: ServiceWalle
 export async function loadOrCreateWallet(dataDir: string, privateKey?: string): Promise<ServiceWallet> {
   if (privateKey) {
     const key = privateKey as `0x${string}`;
-    return wallet(key, (await accounts()).privateKeyToAccount(key).address, 'env');
+    return wallet(key, addressOf(key), 'env');
   }
   const file = path.join(dataDir, WALLET_FILE);
   if (fs.existsSync(file)) {
-    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { privateKey: `0x${string}`; address?: `0x${string}` };
-    const address = stored.address ?? (await accounts()).privateKeyToAccount(stored.privateKey).address;
-    return wallet(stored.privateKey, address, 'file');
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { privateKey: `0x${string}` };
+    return wallet(stored.privateKey, addressOf(stored.privateKey), 'file');
   }
-  const { generatePrivateKey, privateKeyToAccount } = await accounts();
-  const key = generatePrivateKey();
-  const address = privateKeyToAccount(key).address;
+  const key = newPrivateKey();
+  const address = addressOf(key);
   fs.mkdirSync(dataDir, { recursive: true });
   // wx: never overwrite a wallet another process created a moment ago.
   try {
