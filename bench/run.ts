@@ -2,9 +2,10 @@
 import { foundation } from './scenarios/foundation.js';
 import { memory } from './scenarios/memory.js';
 import { work } from './scenarios/work.js';
+import { tools } from './scenarios/tools.js';
 import { x402 } from './scenarios/x402.js';
 
-const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work };
+const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work, tools };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import * as store from '../store/keys.js';
 import type { ApiKey } from './keys.js';
+import { QuotaBatcher } from './quota-batcher.js';
 import { isUnlimited, monthOf, nextMonthStart, TIER_QUOTA, TOOL_QUOTA } from './tiers.js';
 
 export interface QuotaState {
@@ -38,10 +39,14 @@ export function scopesFor(key: ApiKey, tools: string[]): Map<string, { n: number
 }
 
 export class Quota {
+  private readonly batcher: QuotaBatcher;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.batcher = new QuotaBatcher(db);
+  }
 
   /** Consumes one unit per listed call, all or nothing. */
   async consume(key: ApiKey, tools: string[]): Promise<QuotaState> {
@@ -53,7 +58,10 @@ export class Quota {
     try {
       let used = 0;
       if (scopes.size === 1) {
-        const v = await store.consume(this.db, key.id, period, '*', tools.length, limit);
+        const v =
+          tools.length === 1
+            ? await this.batcher.consumeOne(key.id, period, limit)
+            : await store.consume(this.db, key.id, period, '*', tools.length, limit);
         if (v === null) throw new Refused('*');
         used = v;
       } else {
