@@ -3,9 +3,12 @@ import { foundation } from './scenarios/foundation.js';
 import { memory } from './scenarios/memory.js';
 import { work } from './scenarios/work.js';
 import { tools } from './scenarios/tools.js';
+import { artifacts } from './scenarios/artifacts.js';
 import { x402 } from './scenarios/x402.js';
+import { social } from './scenarios/social.js';
+import { conversation } from './scenarios/conversation.js';
 
-const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work, tools };
+const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work, tools, artifacts, social, conversation };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

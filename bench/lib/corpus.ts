@@ -2,9 +2,10 @@
 // common words match many entries and rare ones few, as in real notes.
 const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ten', 'vo', 'su', 'pel', 'dan', 'qui', 'bor', 'nes', 'tar', 'fi', 'gu', 'zel'];
 
+/** About 20,000 distinct words, like the working vocabulary of real notes. */
 export const VOCABULARY: string[] = (() => {
   const words: string[] = [];
-  for (const a of SYLLABLES) for (const b of SYLLABLES) for (const c of ['', 'n', 'ro']) words.push(a + b + c);
+  for (const a of SYLLABLES) for (const b of SYLLABLES) for (const c of SYLLABLES) for (const d of ['', 'n', 'ro', 'sk', 'el']) words.push(a + b + c + d);
   return words;
 })();
 

@@ -1,11 +1,11 @@
-// The SQLite driver behind the Db interface. One write connection behind an async mutex (SQLite has one
-// writer anyway, and a transaction must never swallow another request's statement), plus reader
-// connections that in WAL mode never wait for the writer and never see uncommitted data.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// The SQLite driver behind the Db interface. One write connection behind a queue (SQLite has one writer
+// anyway; see write-queue.ts for group commit and re-entrancy), plus reader connections that in WAL mode never
+// wait for the writer and never see uncommitted data.
 import fs from 'node:fs';
 import path from 'node:path';
 import sqlite3 from 'sqlite3';
 import type { Db, Params, Queryable, RunResult } from './db.js';
+import { WriteQueue } from './write-queue.js';
 
 const STATEMENT_CACHE = 256;
 
@@ -78,13 +78,7 @@ class Connection implements Queryable {
 const isRead = (sql: string): boolean => /^\s*select\b/i.test(sql);
 
 export class SqliteDb implements Db {
-  private writeQueue: Promise<unknown> = Promise.resolve();
-  /**
-   * Set inside a transaction (or other exclusive work). A statement issued from there through the Db (not the
-   * tx handle) joins the work in progress on the write connection instead of queueing behind it, which
-   * would deadlock; a read from there sees the transaction's own writes.
-   */
-  private readonly inside = new AsyncLocalStorage<{ open: boolean }>();
+  private readonly queue: WriteQueue;
   private next = 0;
   private savepoints = 0;
   private closed = false;
@@ -93,7 +87,9 @@ export class SqliteDb implements Db {
     readonly path: string,
     private readonly writer: Connection,
     private readonly readers: Connection[],
-  ) {}
+  ) {
+    this.queue = new WriteQueue((sql) => this.writer.run(sql));
+  }
 
   static async open(file: string, opts: { readers?: number } = {}): Promise<SqliteDb> {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -120,44 +116,36 @@ export class SqliteDb implements Db {
     return this.readers[this.next];
   }
 
-  /** Serialises work on the write connection. */
+  private write<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.closed && !this.queue.isInside()) return Promise.reject(new Error('database is closed'));
+    return this.queue.statement(fn);
+  }
+
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.isInside()) return fn();
-    if (this.closed) return Promise.reject(new Error('database is closed'));
-    const result = this.writeQueue.then(async () => {
-      // Callbacks scheduled from inside (timers, setImmediate) inherit the context after the work is
-      // done; closing the token makes them count as outside again.
-      const token = { open: true };
-      try {
-        return await this.inside.run(token, fn);
-      } finally {
-        token.open = false;
-      }
-    });
-    this.writeQueue = result.catch(() => undefined);
-    return result;
+    if (this.closed && !this.queue.isInside()) return Promise.reject(new Error('database is closed'));
+    return this.queue.exclusive(fn);
   }
 
   detach<T>(fn: () => T): T {
-    return this.inside.exit(fn);
+    return this.queue.detach(fn);
   }
 
   private isInside(): boolean {
-    return this.inside.getStore()?.open === true;
+    return this.queue.isInside();
   }
 
   get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
     if (isRead(sql) && !this.isInside()) return this.reader().get<T>(sql, params);
-    return this.exclusive(() => this.writer.get<T>(sql, params));
+    return this.write(() => this.writer.get<T>(sql, params));
   }
 
   all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
     if (isRead(sql) && !this.isInside()) return this.reader().all<T>(sql, params);
-    return this.exclusive(() => this.writer.all<T>(sql, params));
+    return this.write(() => this.writer.all<T>(sql, params));
   }
 
   run(sql: string, params?: Params): Promise<RunResult> {
-    return this.exclusive(() => this.writer.run(sql, params));
+    return this.write(() => this.writer.run(sql, params));
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

@@ -68,3 +68,18 @@ describe('SqliteDb', () => {
     expect(await db.get("SELECT v FROM t WHERE k = 'f'")).toEqual({ v: 6 });
   });
 });
+
+describe('group commit', () => {
+  it('many concurrent single statements: all land, a failing one is rejected alone', async () => {
+    await db.exec('CREATE TABLE g (k INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+    const writes = Array.from({ length: 300 }, (_, i) => db.run('INSERT INTO g (k, v) VALUES (?, ?)', [i, `v${i}`]));
+    const dup = db.run("INSERT INTO g (k, v) VALUES (5, 'again')");
+    const nul = db.run('INSERT INTO g (k, v) VALUES (?, NULL)', [1000]);
+    const results = await Promise.allSettled([...writes, dup, nul]);
+    expect(results.slice(0, 300).every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(results[300].status).toBe('rejected');
+    expect(results[301].status).toBe('rejected');
+    expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM g'))?.n).toBe(300);
+    expect((await db.get<{ v: string }>('SELECT v FROM g WHERE k = 5'))?.v).toBe('v5');
+  });
+});

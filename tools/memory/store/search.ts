@@ -2,11 +2,16 @@
 // own entries, entries shared with the caller, public entries and the scratchpad, never others' private ones.
 import type { Db } from '../../../src/store/db.js';
 
-/** Turns free text into a safe FTS5 query: every word must match; the last one may be a prefix. */
+/**
+ * Turns free text into a safe FTS5 query: every word must match; a word written with a trailing `*` (at least
+ * two characters before it) matches as a prefix.
+ */
 export function ftsQuery(q: string): string | null {
-  const words = q.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu)?.slice(0, 16) ?? [];
+  const words = q.normalize('NFKC').match(/[\p{L}\p{N}_]+\*?/gu)?.slice(0, 16) ?? [];
   if (words.length === 0) return null;
-  return words.map((w, i) => `"${w}"${i === words.length - 1 && w.length >= 2 ? '*' : ''}`).join(' ');
+  return words
+    .map((w) => (w.endsWith('*') && w.length >= 3 ? `"${w.slice(0, -1)}"*` : `"${w.replace(/\*$/, '')}"`))
+    .join(' ');
 }
 
 export interface SearchHit {

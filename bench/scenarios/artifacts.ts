@@ -1,0 +1,69 @@
+// Issue 6 targets: 1 MB artifact upload and download throughput next to a bare node:http server moving the
+// same bytes (≥ 0.5×); vault get p50 (key derivation included) ≤ 2 ms; vault/call overhead over a direct
+// call to a loopback upstream ≤ 3 ms p50.
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { AddressInfo } from 'node:net';
+import { load } from '../lib/cannon.js';
+import { startGateway } from '../lib/processes.js';
+
+const MB = 1024 * 1024;
+const json = { 'content-type': 'application/json' };
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+
+/** A bare node:http peer in this process: serves the same megabyte, accepts uploads, echoes small JSON. */
+async function bareServer(bytes: Buffer): Promise<{ url: string; close(): void }> {
+  const s = http.createServer((req, res) => {
+    if (req.method === 'POST') {
+      req.resume();
+      req.on('end', () => res.writeHead(201, json).end('{"ok":true}'));
+      return;
+    }
+    if (req.url === '/api') return void res.writeHead(200, json).end('{"hello":"world"}');
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length }).end(bytes);
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, close: () => s.close() };
+}
+
+async function time(n: number, fn: () => Promise<void>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+export async function artifacts(): Promise<string> {
+  const bytes = Buffer.alloc(MB, 7);
+  const uploadBody = JSON.stringify({ base64: bytes.toString('base64') });
+  const bare = await bareServer(bytes);
+  const gw = await startGateway({ GATEWAY_EGRESS_ALLOW: '127.0.0.1/32' });
+  const reg = (await (await fetch(`${gw.url}/agents/register`, { method: 'POST', headers: json, body: JSON.stringify({ handle: 'bench-vault' }) })).json()) as { secret: string };
+  const auth = { authorization: `Bearer ${reg.secret}` };
+  const up = (await (await fetch(`${gw.url}/artifacts`, { method: 'POST', headers: { ...json, ...auth }, body: uploadBody })).json()) as { url: string };
+
+  const bareDown = await load('bare node:http GET 1 MB', { url: `${bare.url}/blob`, connections: 10, duration: 8 });
+  const gwDown = await load('gateway GET /artifacts/{id} 1 MB', { url: up.url, connections: 10, duration: 8 });
+  const bareUp = await load('bare node:http POST 1 MB (as base64 JSON)', { url: `${bare.url}/upload`, method: 'POST', headers: json, body: uploadBody, connections: 4, duration: 8 });
+  const gwUp = await load('gateway POST /artifacts 1 MB (base64 JSON)', { url: `${gw.url}/artifacts`, method: 'POST', headers: { ...json, ...auth }, body: uploadBody, connections: 4, duration: 8 });
+
+  await fetch(`${gw.url}/vault`, { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify({ name: 'api', value: 'sk-bench-secret-value-123456' }) });
+  const vaultGet = await time(500, async () => void (await (await fetch(`${gw.url}/vault/api`, { headers: auth })).json()));
+  const direct = await time(500, async () => void (await (await fetch(`${bare.url}/api`)).json()));
+  const callBody = JSON.stringify({ url: `${bare.url}/api`, auth: { type: 'bearer', ref: 'api' } });
+  const through = await time(500, async () => void (await (await fetch(`${gw.url}/vault/call`, { method: 'POST', headers: { ...json, ...auth }, body: callBody })).json()));
+  await gw.stop();
+  bare.close();
+
+  const mbps = (r: { rps: number }) => r.rps; // 1 MB per request
+  return [
+    '## Artifacts and vault (issue 6)',
+    `- download 1 MB: gateway ${mbps(gwDown)} MB/s (p99 ${gwDown.p99} ms) vs bare node:http ${mbps(bareDown)} MB/s → ${(gwDown.rps / bareDown.rps).toFixed(2)}× (target ≥ 0.5)`,
+    `- upload 1 MB (base64 in JSON): gateway ${mbps(gwUp)} MB/s (p99 ${gwUp.p99} ms) vs bare node:http reading the same body ${mbps(bareUp)} MB/s → ${(gwUp.rps / bareUp.rps).toFixed(2)}× (target ≥ 0.5)`,
+    `- vault get (HKDF + AES-GCM + HTTP round trip, sequential): p50 ${pct(vaultGet, 50).toFixed(2)} ms, p99 ${pct(vaultGet, 99).toFixed(2)} ms (target p50 ≤ 2 ms)`,
+    `- vault/call to a loopback API: p50 ${pct(through, 50).toFixed(2)} ms vs direct ${pct(direct, 50).toFixed(2)} ms → overhead ${(pct(through, 50) - pct(direct, 50)).toFixed(2)} ms p50 (target ≤ 3 ms)`,
+  ].join('\n');
+}
