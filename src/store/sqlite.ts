@@ -94,16 +94,17 @@ export class SqliteDb implements Db {
   static async open(file: string, opts: { readers?: number } = {}): Promise<SqliteDb> {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     const writer = await Connection.open(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
-    await writer.exec(
-      'PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;',
-    );
+    // mmap lets reads come straight from the OS page cache (no read() per page); a bigger page cache keeps hot
+    // index pages of a large database in the process.
+    const tuning = 'PRAGMA mmap_size=268435456; PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY;';
+    await writer.exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000; ${tuning}`);
     writer.raw.configure('busyTimeout', 5000);
     const readers: Connection[] = [];
     // An in-memory database is private to its connection, so it reads through the writer.
     const count = file === ':memory:' ? 0 : (opts.readers ?? 2);
     for (let i = 0; i < count; i++) {
       const r = await Connection.open(file, sqlite3.OPEN_READONLY);
-      await r.exec('PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON;');
+      await r.exec(`PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON; ${tuning}`);
       r.raw.configure('busyTimeout', 5000);
       readers.push(r);
     }

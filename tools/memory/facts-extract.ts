@@ -41,8 +41,12 @@ function prose(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-export async function extractFacts(value: unknown, tags: string[]): Promise<Fact[]> {
+export async function loadNlp(): Promise<void> {
   nlp ??= (await import('compromise')).default;
+}
+
+export async function extractFacts(value: unknown, tags: string[]): Promise<Fact[]> {
+  await loadNlp();
   const facts: Fact[] = [];
   paths(value, '', facts);
   const text = prose(value).map((s) => (/[.!?]$/.test(s.trim()) ? s : `${s}.`)).join(' ');

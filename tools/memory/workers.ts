@@ -1,21 +1,30 @@
 // Memory's background work, off the request path: fact extraction after writes, embeddings (when an
 // endpoint is configured) and the expiry sweep. Each picks up where it left off after a restart, because
 // what is due is derived from the rows (facts_version < version, missing vectors, expires_at passed).
+import { performance } from 'node:perf_hooks';
 import { embed } from '../../src/llm/openai-client.js';
 import { Ticker, type Worker, type WorkerContext } from '../../src/workers.js';
-import { extractFacts } from './facts-extract.js';
+import { extractFacts, loadNlp } from './facts-extract.js';
 import { storeEmbedding, entriesDueForEmbedding } from './store/embeddings.js';
 import { entriesDueForFacts, recordFacts } from './store/facts.js';
 import { sweepExpired } from './sweep.js';
 
 const BATCH = 50;
+/** Share of one core fact extraction may take: after each entry it rests three times as long as it worked. */
+const DUTY = 0.25;
+
+const rest = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function extractDueFacts(ctx: WorkerContext): Promise<void> {
   for (;;) {
     const due = await entriesDueForFacts(ctx.db, BATCH);
+    if (due.length) await loadNlp();
     for (const e of due) {
+      const started = performance.now();
       const facts = await extractFacts(JSON.parse(e.value), JSON.parse(e.tags) as string[]);
       await recordFacts(ctx.db, e.id, e.version, facts, ctx.clock.now());
+      // NLP is CPU-heavy: a burst of writes must not starve the requests this process serves.
+      await rest(Math.min(50, ((performance.now() - started) * (1 - DUTY)) / DUTY));
     }
     if (due.length < BATCH) return;
   }
