@@ -18,8 +18,11 @@ export class Ticker {
   private again = false;
   private stopped = false;
 
+  /** Aborted by stop(): long ticks check it between items so shutdown never waits for a whole backlog. */
+  private readonly abort = new AbortController();
+
   constructor(
-    private readonly tick: () => Promise<void>,
+    private readonly tick: (signal: AbortSignal) => Promise<void>,
     private readonly intervalMs: number,
     private readonly onError: (err: unknown) => void,
   ) {}
@@ -40,7 +43,7 @@ export class Ticker {
       do {
         this.again = false;
         try {
-          await this.tick();
+          await this.tick(this.abort.signal);
         } catch (err) {
           this.onError(err);
         }
@@ -56,6 +59,7 @@ export class Ticker {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.abort.abort();
     if (this.timer) clearInterval(this.timer);
     await this.idle();
   }

@@ -15,11 +15,12 @@ const DUTY = 0.25;
 
 const rest = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function extractDueFacts(ctx: WorkerContext): Promise<void> {
-  for (;;) {
+async function extractDueFacts(ctx: WorkerContext, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
     const due = await entriesDueForFacts(ctx.db, BATCH);
     if (due.length) await loadNlp();
     for (const e of due) {
+      if (signal.aborted) return;
       const started = performance.now();
       const facts = await extractFacts(JSON.parse(e.value), JSON.parse(e.tags) as string[]);
       await recordFacts(ctx.db, e.id, e.version, facts, ctx.clock.now());
@@ -30,10 +31,10 @@ async function extractDueFacts(ctx: WorkerContext): Promise<void> {
   }
 }
 
-async function embedDue(ctx: WorkerContext): Promise<void> {
+async function embedDue(ctx: WorkerContext, signal: AbortSignal): Promise<void> {
   const cfg = ctx.config.embeddings;
   if (!cfg) return;
-  for (;;) {
+  while (!signal.aborted) {
     const due = await entriesDueForEmbedding(ctx.db, 32);
     if (due.length === 0) return;
     const vectors = await embed(cfg, due.map((d) => `${d.key}\n${d.text}`.slice(0, 8000)));
@@ -42,12 +43,12 @@ async function embedDue(ctx: WorkerContext): Promise<void> {
   }
 }
 
-function tickerWorker(name: string, intervalMs: number, work: (ctx: WorkerContext) => Promise<unknown>, kickOnWrite: boolean): Worker {
+function tickerWorker(name: string, intervalMs: number, work: (ctx: WorkerContext, signal: AbortSignal) => Promise<unknown>, kickOnWrite: boolean): Worker {
   let ticker: Ticker | null = null;
   return {
     name,
     start(ctx) {
-      ticker = new Ticker(async () => void (await work(ctx)), intervalMs, (err) => ctx.log.warn({ err, worker: name }, 'memory worker failed'));
+      ticker = new Ticker(async (signal) => void (await work(ctx, signal)), intervalMs, (err) => ctx.log.warn({ err, worker: name }, 'memory worker failed'));
       ticker.start();
       if (kickOnWrite) ctx.services.bus.on('memory:changed', () => ticker?.kick());
       ticker.kick();
