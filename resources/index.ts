@@ -1,5 +1,6 @@
 // MCP resources: each one is read through a registry tool.
 import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../src/mcp/catalog.js';
+import { catalogResources, catalogResourceTemplates } from './catalog.js';
 
 export const resources: ResourceDef[] = [
   {
@@ -10,6 +11,7 @@ export const resources: ResourceDef[] = [
     mimeType: 'application/json',
     tool: 'gateway_info',
   },
+  ...catalogResources,
 ];
 
 /** Resources that depend on the caller (its memory entries). */
@@ -40,4 +42,5 @@ export const resourceTemplates: ResourceTemplateDef[] = [
     mimeType: 'application/json',
     tool: 'identity_card',
   },
+  ...catalogResourceTemplates,
 ];

@@ -12,5 +12,10 @@ import { onboardingRoutes } from './onboarding.js';
 import { vaultRoutes } from './vault.js';
 import { watchRoutes, workRoutes } from './work.js';
 import { x402Routes } from './x402.js';
+import { askRoutes } from './ask.js';
+import { chatRoutes } from './chat.js';
+import { wallRoutes } from './wall.js';
+import { socialRoutes } from './social.js';
+import { catalogRoutes } from './catalog.js';
 
-export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...notificationRoutes, ...workRoutes, ...watchRoutes, ...x402Routes];
+export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...notificationRoutes, ...workRoutes, ...watchRoutes, ...x402Routes, ...askRoutes, ...chatRoutes, ...wallRoutes, ...socialRoutes, ...catalogRoutes];

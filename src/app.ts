@@ -25,6 +25,8 @@ import type { LegacySseEndpoint } from './mcp/legacy-sse.js';
 import type { McpCatalog, McpConnectionOptions } from './mcp/server.js';
 import type { StreamableHttpEndpoint } from './mcp/streamable-http.js';
 import { mountMcp, toolsetsOf } from './mcp/mount.js';
+import { mountA2a, type A2a } from './a2a/mount.js';
+import { mountChat } from './llm/chat-endpoint.js';
 
 const loadMcp = () => import('./mcp/runtime.js');
 import { Registry } from './registry/registry.js';
@@ -49,6 +51,7 @@ export class Gateway {
   private mcpLoading?: Promise<{ streamable: StreamableHttpEndpoint; sse: LegacySseEndpoint }>;
   private sse?: LegacySseEndpoint;
   private metrics?: client.Registry;
+  private a2a?: A2a;
   private stopping = false;
 
   private constructor(
@@ -148,6 +151,8 @@ export class Gateway {
           sseOpen: async (_req, res, query) => (await mcp()).sse.open(res, toolsetsOf(query)),
           sseMessage: async (req, res, query) => (await mcp()).sse.message(req, res, query.get('sessionId')),
         });
+        this.a2a = mountA2a(router, { registry: this.registry, db: this.db, clock: this.clock, log: this.log, config, version: GATEWAY_VERSION });
+        mountChat(router, this.registry, { trustProxy: config.trustProxy, maxBodyBytes: config.maxBodyBytes });
       },
     });
     this.http = server;
@@ -190,6 +195,7 @@ export class Gateway {
     if (server) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      this.a2a?.close();
       await this.streamable?.closeAll();
       await this.sse?.closeAll();
       const timer = setTimeout(() => server.closeAllConnections(), this.config.shutdownGraceMs);

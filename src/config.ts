@@ -49,6 +49,7 @@ const EnvSchema = z.object({
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().min(1).optional(),
   LLM_TIMEOUT_MS: positiveInt.default(60_000),
+  GATEWAY_CHAT_RATE_PER_MINUTE: positiveInt.default(60),
   GATEWAY_MEMORY_MAX_ENTRIES: positiveInt.default(100_000),
   GATEWAY_MEMORY_VERSIONS_KEPT: positiveInt.max(10_000).default(50),
   X402_NETWORK: z.string().regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network such as eip155:8453').default('eip155:84532'),
@@ -99,6 +100,8 @@ export interface Config {
   embeddings?: { baseUrl: string; apiKey?: string; model: string };
   /** An OpenAI-compatible chat upstream (summaries, proxied models), when configured. */
   llm?: { baseUrl: string; apiKey?: string; model?: string; timeoutMs: number };
+  /** The free chat tier: completions per minute per client. */
+  chat: { ratePerMinute: number };
   x402: X402Config;
   /** Store entitlements: product mapping and App Store trust (src/billing/entitlements/config.ts). */
   entitlements: EntitlementSettings;
@@ -191,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keysPerClientPerDay: e.GATEWAY_KEYS_PER_CLIENT_PER_DAY,
     embeddings: e.EMBEDDINGS_BASE_URL ? { baseUrl: e.EMBEDDINGS_BASE_URL.replace(/\/+$/, ''), apiKey: e.EMBEDDINGS_API_KEY, model: e.EMBEDDINGS_MODEL } : undefined,
     llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS } : undefined,
+    chat: { ratePerMinute: e.GATEWAY_CHAT_RATE_PER_MINUTE },
     memory: {
       maxValueBytes: e.GATEWAY_MEMORY_MAX_VALUE_BYTES,
       maxEntriesPerAgent: e.GATEWAY_MEMORY_MAX_ENTRIES,

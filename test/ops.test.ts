@@ -46,6 +46,8 @@ describe('GET /openapi.json', () => {
     const list = doc.paths['/agents'].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset']);
     expect(doc.paths['/mcp'].post).toBeDefined();
+    expect(doc.paths['/a2a'].post).toBeDefined();
+    expect(doc.paths['/v1/chat/completions'].post).toBeDefined();
     // Routes that name their tool in the path are documented once per tool.
     const bc = doc.paths['/tools/base_convert'].post;
     expect(bc.requestBody.content['application/json'].schema.properties.from_base).toBeDefined();

@@ -21,11 +21,17 @@ import { handoffExpiryKind, handoffTools } from './handoffs/index.js';
 import { jobKind, jobTools } from './jobs/index.js';
 import { watchCheckKind, watchTools } from './watches/index.js';
 import { x402Tools } from './x402/index.js';
+import { assistantTools } from './assistant/index.js';
+import { chatTools } from './chat/index.js';
+import { createWallWorkers, wallTools } from './wall/index.js';
+import { socialTools } from './social/index.js';
+import { createXpWorkers, xpTools } from './xp/index.js';
+import { catalogTools } from './catalog/index.js';
 
-export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, webhookSecretGet, ...jobTools, ...handoffTools, ...watchTools, heartbeat, ...x402Tools];
+export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, webhookSecretGet, ...jobTools, ...handoffTools, ...watchTools, heartbeat, ...x402Tools, ...assistantTools, ...chatTools, ...wallTools, ...socialTools, ...xpTools, ...catalogTools];
 
 /** Background workers of every area, fresh for each gateway. */
-export const createWorkers = (): Worker[] => [...createMemoryWorkers(), ...createArtifactWorkers()];
+export const createWorkers = (): Worker[] => [...createMemoryWorkers(), ...createArtifactWorkers(), ...createWallWorkers(), ...createXpWorkers()];
 
 /** Kinds of durable work the scheduler runs, fresh for each gateway. */
 export const createWorkKinds = (): WorkKind[] => [webhookKind, jobKind, handoffExpiryKind, watchCheckKind];

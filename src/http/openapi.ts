@@ -18,6 +18,9 @@ const INFRA: { method: string; path: string; summary: string; tag: string }[] = 
   { method: 'delete', path: '/mcp', summary: 'MCP Streamable HTTP: end the session', tag: 'protocols' },
   { method: 'get', path: '/mcp/sse', summary: 'MCP legacy SSE transport', tag: 'protocols' },
   { method: 'post', path: '/mcp/messages', summary: 'MCP legacy SSE transport: client messages', tag: 'protocols' },
+  { method: 'post', path: '/a2a', summary: 'A2A JSON-RPC 2.0 (v0.3; v1.0 with the header A2A-Version: 1.0)', tag: 'protocols' },
+  { method: 'get', path: '/.well-known/agent-card.json', summary: 'A2A agent card', tag: 'protocols' },
+  { method: 'post', path: '/v1/chat/completions', summary: 'OpenAI-compatible chat completions (JSON or SSE stream)', tag: 'protocols' },
 ];
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };

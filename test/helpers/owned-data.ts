@@ -11,6 +11,35 @@ export async function populateAgentData(base: string, agent: { handle: string; s
   await populateCredits(base, agent);
   await populateMemory(base, agent, other);
   await populateWork(base, agent);
+  await populateSocial(base, agent, other);
+}
+
+/**
+ * Social layer: posts (one mentioning the other, a template-run question), reactions both ways, a reply and a
+ * quote by the other, follows both ways, mail sent and received, XP and a badge. The other agent's reply
+ * mentions this agent's handle in its text: that text is the other agent's data and stays (documented).
+ */
+export async function populateSocial(base: string, agent: { handle: string; secret: string }, other: { handle: string; secret?: string }): Promise<void> {
+  const as = (secret: string) => ({ secret });
+  const mine = await api(base, 'POST', '/wall', { body: { text: `Result for @${other.handle} #owned-data`, kind: 'result' }, ...as(agent.secret) });
+  const writes = [
+    mine,
+    await api(base, 'POST', `/follow/${other.handle}`, as(agent.secret)),
+    await api(base, 'POST', '/mail', { body: { to: other.handle, subject: 'from the agent', body: 'sent by the agent' }, ...as(agent.secret) }),
+    await api(base, 'POST', '/agents/templates/ask-the-wall/run', { body: { params: { question: 'Who reads this?', topic: 'owned-data' } }, ...as(agent.secret) }),
+  ];
+  if (other.secret) {
+    const reply = await api(base, 'POST', '/wall', { body: { text: `Thanks @${agent.handle}!`, reply_to: mine.body.post_id }, ...as(other.secret) });
+    writes.push(
+      reply,
+      await api(base, 'POST', `/wall/${mine.body.post_id}/react`, { body: { reaction: 'verified' }, ...as(other.secret) }),
+      await api(base, 'POST', `/wall/${mine.body.post_id}/quote`, { body: { text: 'Worth reading.' }, ...as(other.secret) }),
+      await api(base, 'POST', `/wall/${reply.body.post_id}/react`, { body: { reaction: '👍' }, ...as(agent.secret) }),
+      await api(base, 'POST', `/follow/${agent.handle}`, as(other.secret)),
+      await api(base, 'POST', '/mail', { body: { to: agent.handle, body: 'received by the agent' }, ...as(other.secret) }),
+    );
+  }
+  if (writes.some((w) => w.status >= 300)) throw new Error(`populateSocial: ${writes.map((w) => w.status).join(' ')}`);
 }
 
 /** Durable work: a job, a handoff, a watch, a webhook secret, a heartbeat, an artifact, a vault entry. */

@@ -1,0 +1,74 @@
+// JSON-RPC 2.0 for A2A: the envelope check, the error codes (A2A v0.3 §8 and v1.0 §5.4) and the response
+// objects. Every error travels with HTTP 200.
+
+export const RPC = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  /** Not an A2A code (A2A has none for authentication): implementation-defined server error. */
+  AUTHENTICATION: -32000,
+  TASK_NOT_FOUND: -32001,
+  TASK_NOT_CANCELABLE: -32002,
+  PUSH_NOTIFICATION_NOT_SUPPORTED: -32003,
+  UNSUPPORTED_OPERATION: -32004,
+  CONTENT_TYPE_NOT_SUPPORTED: -32005,
+  VERSION_NOT_SUPPORTED: -32009,
+} as const;
+
+export type RpcId = string | number | null;
+
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}
+
+export interface RpcRequest {
+  id: RpcId;
+  method: string;
+  params: unknown;
+}
+
+export const rpcResult = (id: RpcId, result: unknown) => ({ jsonrpc: '2.0' as const, id, result });
+
+export function rpcError(id: RpcId, err: unknown) {
+  const e = err instanceof RpcError ? err : new RpcError(RPC.INTERNAL_ERROR, 'Internal error');
+  return { jsonrpc: '2.0' as const, id, error: { code: e.code, message: e.message, ...(e.data ? { data: e.data } : {}) } };
+}
+
+const validId = (id: unknown): id is RpcId => typeof id === 'string' || id === null || (typeof id === 'number' && Number.isInteger(id));
+
+/**
+ * The request in a body: -32700 when it is not JSON; -32600 when it is no request object (a string, number,
+ * null or array — batches are not part of A2A — or a wrong jsonrpc, method or id). The id travels with the
+ * error whenever it could be read.
+ */
+export function parseRequest(text: string): RpcRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw Object.assign(new RpcError(RPC.PARSE_ERROR, 'Parse error: the body is not valid JSON.'), { id: null });
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw Object.assign(new RpcError(RPC.INVALID_REQUEST, 'Invalid request: the body must be one JSON-RPC 2.0 request object.'), { id: null });
+  }
+  const o = body as Record<string, unknown>;
+  const id = validId(o.id) ? o.id : null;
+  const invalid = (why: string) => Object.assign(new RpcError(RPC.INVALID_REQUEST, `Invalid request: ${why}.`), { id });
+  if (o.jsonrpc !== '2.0') throw invalid('jsonrpc must be "2.0"');
+  if (!('id' in o) || !validId(o.id)) throw invalid('id must be a string, an integer or null');
+  if (typeof o.method !== 'string' || o.method === '') throw invalid('method must be a non-empty string');
+  if ('params' in o && o.params !== undefined && (typeof o.params !== 'object' || o.params === null)) throw invalid('params must be an object or an array');
+  return { id, method: o.method, params: o.params };
+}
+
+/** The request id a parse error carries (null when none could be read). */
+export const idOfError = (err: unknown): RpcId => ((err as { id?: RpcId }).id ?? null);

@@ -1,0 +1,152 @@
+// The A2A methods, v0.3 names by default and v1.0 names (with `A2A-Version: 1.0`) over the same task store.
+// Each handler returns the JSON-RPC result, or STREAMED when it answered with an event stream.
+import type { ServerResponse } from 'node:http';
+import type { Registry } from '../registry/registry.js';
+import type { Caller } from '../registry/types.js';
+import { buildCard, type AgentCard, type CardInfo } from './card.js';
+import { RPC, RpcError, type RpcId } from './jsonrpc.js';
+import { MessageSendParams, parseParams, TaskIdParams, TaskQueryParams, type MessageSend } from './params.js';
+import { SseStream } from './sse.js';
+import { withHistory } from './task-record.js';
+import type { TaskService } from './task-service.js';
+import { isTerminal, type StreamEvent, type Task } from './types.js';
+import { fromV1Send, v1Card, v1Event, v1Task } from './v1.js';
+
+export const STREAMED = Symbol('streamed');
+
+export interface Call {
+  id: RpcId;
+  params: unknown;
+  caller: Caller;
+  res: ServerResponse;
+}
+
+export type Handler = (c: Call) => Promise<unknown>;
+
+export interface MethodDeps {
+  registry: Registry;
+  service: TaskService;
+  card: () => CardInfo;
+  /** Open streams, so a stopping gateway can end them. */
+  streams: Set<SseStream>;
+}
+
+const pushUnsupported: Handler = async () => {
+  throw new RpcError(RPC.PUSH_NOTIFICATION_NOT_SUPPORTED, 'Push notifications are not supported; use message/stream or tasks/resubscribe.');
+};
+
+export function methodTables(d: MethodDeps): { v03: Record<string, Handler>; v1: Record<string, Handler>; publicCard: () => AgentCard } {
+  let cached: { info: CardInfo; card: AgentCard } | undefined;
+  const publicCard = (): AgentCard => {
+    const info = d.card();
+    if (!cached || cached.info.baseUrl !== info.baseUrl) cached = { info, card: buildCard(d.registry, info) };
+    return cached.card;
+  };
+  const extendedCard = (caller: Caller): AgentCard => {
+    if (caller.badBearer) throw new RpcError(RPC.AUTHENTICATION, 'The agent secret is not valid.', { code: 'forbidden', status: 403 });
+    // Without credentials the public card (what SDK clients expect: they ask whenever the card offers more).
+    return caller.agent ? buildCard(d.registry, d.card(), caller.agent) : publicCard();
+  };
+
+  const open = (c: Call, shape: (e: StreamEvent) => unknown, onClose: () => void): SseStream => {
+    const s = new SseStream(c.res, c.id, shape, () => {
+      d.streams.delete(s);
+      onClose();
+    });
+    d.streams.add(s);
+    return s;
+  };
+
+  /** message/stream: the task, then its status and artifact updates until a final one. */
+  const stream = async (c: Call, p: () => MessageSend, shape: (e: StreamEvent) => unknown) => {
+    let stop = () => {};
+    const s = open(c, shape, () => stop());
+    try {
+      const t = await d.service.send(p(), c.caller, 'stream', (taskId) => {
+        stop = d.service.hub.subscribe(taskId, (e) => s.event(e));
+      });
+      // A task that ended otherwise (canceled meanwhile) published no final event here: close with its state.
+      if (s.open && isTerminal(t.status.state)) s.event({ kind: 'status-update', taskId: t.id, contextId: t.contextId, status: t.status, final: true });
+    } catch (err) {
+      s.error(err);
+    }
+    if (!s.open) stop();
+    return STREAMED;
+  };
+
+  /** tasks/resubscribe: the task now, then what happens to it. A terminal task ends the stream at once. */
+  const resubscribe = async (c: Call, shape: (e: StreamEvent) => unknown, terminalIsError: boolean) => {
+    const pending: StreamEvent[] = [];
+    let live = false;
+    let stop = () => {};
+    const s = open(c, shape, () => stop());
+    let task: Task;
+    try {
+      const { id } = parseParams(TaskIdParams, c.params);
+      // Listen before reading, so nothing between the read and the first live event is missed.
+      stop = d.service.hub.subscribe(id, (e) => (live ? s.event(e) : pending.push(e)));
+      task = await d.service.get(id, c.caller);
+      if (isTerminal(task.status.state) && terminalIsError) {
+        throw new RpcError(RPC.UNSUPPORTED_OPERATION, `Task ${task.id} is ${task.status.state}; there is nothing to subscribe to.`, { taskId: task.id });
+      }
+    } catch (err) {
+      stop();
+      s.error(err);
+      return STREAMED;
+    }
+    s.event(task);
+    if (isTerminal(task.status.state)) {
+      s.event({ kind: 'status-update', taskId: task.id, contextId: task.contextId, status: task.status, final: true });
+      stop();
+      return STREAMED;
+    }
+    live = true;
+    for (const e of pending.splice(0)) s.event(e);
+    return STREAMED;
+  };
+
+  const sendMessage = async (c: Call, p: MessageSend) => {
+    const mode = p.configuration?.blocking === false ? 'background' : 'blocking';
+    return withHistory(await d.service.send(p, c.caller, mode), p.configuration?.historyLength);
+  };
+  const same = (e: StreamEvent) => e;
+
+  const v03: Record<string, Handler> = {
+    'message/send': (c) => sendMessage(c, parseParams(MessageSendParams, c.params)),
+    'message/stream': (c) => stream(c, () => parseParams(MessageSendParams, c.params), same),
+    'tasks/get': async (c) => {
+      const q = parseParams(TaskQueryParams, c.params);
+      return d.service.get(q.id, c.caller, q.historyLength);
+    },
+    'tasks/cancel': async (c) => d.service.cancel(parseParams(TaskIdParams, c.params).id, c.caller),
+    'tasks/resubscribe': (c) => resubscribe(c, same, false),
+    'agent/getCard': async () => publicCard(),
+    'agent/getAuthenticatedExtendedCard': async (c) => extendedCard(c.caller),
+    'tasks/pushNotificationConfig/set': pushUnsupported,
+    'tasks/pushNotificationConfig/get': pushUnsupported,
+    'tasks/pushNotificationConfig/list': pushUnsupported,
+    'tasks/pushNotificationConfig/delete': pushUnsupported,
+  };
+
+  const v1: Record<string, Handler> = {
+    SendMessage: async (c) => ({ task: v1Task((await sendMessage(c, parseParams(MessageSendParams, fromV1Send(c.params)))) as Task) }),
+    SendStreamingMessage: (c) => stream(c, () => parseParams(MessageSendParams, fromV1Send(c.params)), v1Event),
+    GetTask: async (c) => {
+      const q = parseParams(TaskQueryParams, c.params);
+      return v1Task(await d.service.get(q.id, c.caller, q.historyLength));
+    },
+    CancelTask: async (c) => v1Task(await d.service.cancel(parseParams(TaskIdParams, c.params).id, c.caller)),
+    SubscribeToTask: (c) => resubscribe(c, v1Event, true),
+    GetExtendedAgentCard: async (c) => v1Card(extendedCard(c.caller)),
+    ListTasks: async () => {
+      throw new RpcError(RPC.UNSUPPORTED_OPERATION, 'ListTasks is not supported; keep the task ids you were given.');
+    },
+    CreateTaskPushNotificationConfig: pushUnsupported,
+    SetTaskPushNotificationConfig: pushUnsupported,
+    GetTaskPushNotificationConfig: pushUnsupported,
+    ListTaskPushNotificationConfig: pushUnsupported,
+    ListTaskPushNotificationConfigs: pushUnsupported,
+    DeleteTaskPushNotificationConfig: pushUnsupported,
+  };
+  return { v03, v1, publicCard };
+}

@@ -1,0 +1,95 @@
+// POST /a2a (JSON-RPC 2.0, A2A v0.3; v1.0 with `A2A-Version: 1.0`) and the agent card at the well-known
+// paths. Reads the body, checks the envelope, resolves the caller from the headers once, dispatches.
+// Every JSON-RPC error is answered with HTTP 200.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { credentialsOf } from '../http/credentials.js';
+import { readBody } from '../http/read-body.js';
+import type { Router } from '../http/router.js';
+import { sendJson } from '../http/send.js';
+import type { Logger } from '../log.js';
+import type { Registry } from '../registry/registry.js';
+import type { Db } from '../store/db.js';
+import { DurableFollower } from './durable.js';
+import { idOfError, parseRequest, rpcError, rpcResult, RPC, RpcError, type RpcId } from './jsonrpc.js';
+import { methodTables, STREAMED, type Handler } from './methods.js';
+import type { SseStream } from './sse.js';
+import { TaskService } from './task-service.js';
+
+export interface A2aDeps {
+  registry: Registry;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  config: Config;
+  version: string;
+}
+
+export interface A2a {
+  service: TaskService;
+  /** Ends open event streams (the gateway is stopping). */
+  close(): void;
+}
+
+/** `A2A-Version`: absent or 0.3 → v0.3 names, 1.0 → v1.0 names, anything else is refused. */
+function versionOf(header: string | string[] | undefined): '0.3' | '1.0' | null {
+  const v = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+  if (v === '' || /^0\.3(\.\d+)?$/.test(v)) return '0.3';
+  if (/^1\.0(\.\d+)?$/.test(v)) return '1.0';
+  return null;
+}
+
+const answer = (res: ServerResponse, body: unknown) => sendJson(res, 200, body);
+
+export function mountA2a(router: Router, d: A2aDeps): A2a {
+  const service = new TaskService({ registry: d.registry, db: d.db, clock: d.clock, log: d.log });
+  const follower = new DurableFollower(service, d.registry, d.db, d.log);
+  follower.attach(d.registry.services.bus);
+  follower.reconcile().catch((err: unknown) => d.log.warn({ err }, 'a2a: reconcile at start-up failed'));
+  const streams = new Set<SseStream>();
+  const tables = methodTables({ registry: d.registry, service, streams, card: () => ({ baseUrl: d.config.baseUrl, version: d.version }) });
+
+  const dispatch = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const text = await readBody(req, d.config.maxBodyBytes);
+    if (text === null) return answer(res, rpcError(null, new RpcError(RPC.INVALID_REQUEST, `Invalid request: the body is larger than ${d.config.maxBodyBytes} bytes.`)));
+    let id: RpcId = null;
+    try {
+      const rq = parseRequest(text);
+      id = rq.id;
+      const version = versionOf(req.headers['a2a-version']);
+      if (!version) throw new RpcError(RPC.VERSION_NOT_SUPPORTED, `A2A-Version ${String(req.headers['a2a-version'])} is not supported: send 0.3 (the default) or 1.0.`);
+      const [table, other] = version === '1.0' ? [tables.v1, tables.v03] : [tables.v03, tables.v1];
+      // Own keys only: "toString" or "__proto__" are no methods.
+      if (!Object.hasOwn(table, rq.method)) {
+        const hint = Object.hasOwn(other, rq.method) ? (version === '1.0' ? ' (a v0.3 name: drop the A2A-Version: 1.0 header)' : ' (a v1.0 name: send the header A2A-Version: 1.0)') : '';
+        throw new RpcError(RPC.METHOD_NOT_FOUND, `Method not found: ${rq.method}${hint}.`, { method: rq.method });
+      }
+      const handler: Handler = table[rq.method];
+      const caller = await d.registry.resolve(credentialsOf(req, 'a2a', d.config.trustProxy));
+      const result = await handler({ id, params: rq.params, caller, res });
+      if (result !== STREAMED) answer(res, rpcResult(id, result));
+    } catch (err) {
+      if (!(err instanceof RpcError)) d.log.error({ err }, 'a2a request failed');
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      answer(res, rpcError(err instanceof RpcError && err.code === RPC.PARSE_ERROR ? null : (idOfError(err) ?? id), err));
+    }
+  };
+
+  router.add('POST', '/a2a', dispatch);
+  const card = (_req: IncomingMessage, res: ServerResponse) =>
+    sendJson(res, 200, tables.publicCard(), { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' });
+  router.add('GET', '/.well-known/agent-card.json', card);
+  // The name used before A2A v0.3, still read by older clients.
+  router.add('GET', '/.well-known/agent.json', card);
+
+  return {
+    service,
+    close: () => {
+      for (const s of [...streams]) s.shutdown();
+    },
+  };
+}

@@ -1,0 +1,125 @@
+// What a message asks for, done through the registry with the caller's credentials: text goes to the `ask`
+// tool (the same router as /ask); each data part {tool, arguments} calls that tool (same auth and payment
+// rules as REST). A result naming a queued job or a parked handoff leaves the task waiting for it.
+import { randomUUID } from 'node:crypto';
+import { toGatewayError } from '../errors.js';
+import type { Registry } from '../registry/registry.js';
+import type { Caller } from '../registry/types.js';
+import { RPC, RpcError } from './jsonrpc.js';
+import type { Artifact, Message, Part, TaskState } from './types.js';
+
+export interface ToolCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface Waiting {
+  kind: 'job' | 'handoff';
+  ref: string;
+}
+
+export interface Outcome {
+  state: TaskState;
+  parts: Part[];
+  artifacts: Artifact[];
+  waiting: Waiting | null;
+}
+
+/** The question tool text parts are routed to. */
+export const ASK_TOOL = 'ask';
+/** Toolsets a data part may not name: the chat adapter's own tools and operator actions. */
+const CLOSED_TOOLSETS = new Set(['chat', 'operator']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The tool calls of a message's data parts; -32602 when a data part is not {tool, arguments?}. */
+export function toolCallsOf(m: Message): ToolCall[] {
+  const calls: ToolCall[] = [];
+  m.parts.forEach((p, i) => {
+    if (p.kind !== 'data') return;
+    const { tool, arguments: args } = p.data;
+    if (typeof tool !== 'string' || tool === '' || (args !== undefined && !isObject(args))) {
+      throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: message.parts.${i}: a data part must be {"tool": "<name>", "arguments": {…}}.`);
+    }
+    calls.push({ tool, arguments: (args as Record<string, unknown> | undefined) ?? {} });
+  });
+  return calls;
+}
+
+export const textOf = (m: Message): string =>
+  m.parts
+    .filter((p): p is Extract<Part, { kind: 'text' }> => p.kind === 'text')
+    .map((p) => p.text)
+    .join('\n');
+
+const asData = (v: unknown): Record<string, unknown> => (isObject(v) ? v : { value: v ?? null });
+
+/** A queued job or parked handoff named by a result, when it has one. */
+export function waitingOf(result: unknown): Waiting | null {
+  if (!isObject(result)) return null;
+  if (typeof result.job_id === 'string' && (result.status === 'queued' || result.status === 'running')) return { kind: 'job', ref: result.job_id };
+  if (typeof result.handoff_id === 'string' && result.status === 'parked') return { kind: 'handoff', ref: result.handoff_id };
+  return null;
+}
+
+export const WAITING_STATE: Record<Waiting['kind'], TaskState> = { job: 'working', handoff: 'input-required' };
+
+export function waitingText(w: Waiting): string {
+  return w.kind === 'job'
+    ? `Job ${w.ref} is queued; this task completes when the job finishes (follow it with tasks/resubscribe or tasks/get).`
+    : `Handoff ${w.ref} is parked for a human; this task completes when an operator resolves it (or it expires).`;
+}
+
+async function runCalls(registry: Registry, caller: Caller, calls: ToolCall[], signal?: AbortSignal): Promise<Outcome> {
+  const artifacts: Artifact[] = [];
+  const results: { tool: string; result: unknown }[] = [];
+  let waiting: Waiting | null = null;
+  for (const call of calls) {
+    const tool = registry.get(call.tool);
+    const callable = tool && (tool.expose.mcp || tool.expose.catalog) && !CLOSED_TOOLSETS.has(tool.toolset);
+    try {
+      if (!callable) throw Object.assign(new Error(), { notCallable: true });
+      const out = await registry.invoke(call.tool, call.arguments, caller, signal);
+      results.push({ tool: call.tool, result: out.result });
+      // Receipts (x402 settlement, credits charged) ride with the result they paid for.
+      const receipts = Object.keys(out.meta.meta).length ? { metadata: out.meta.meta } : {};
+      artifacts.push({ artifactId: randomUUID(), name: call.tool, parts: [{ kind: 'data', data: asData(out.result) }], ...receipts });
+      waiting = waitingOf(out.result) ?? waiting;
+    } catch (err) {
+      const ge = (err as { notCallable?: boolean }).notCallable ? null : toGatewayError(err);
+      const error = ge ? { code: ge.code, message: ge.message, status: ge.status, ...(ge.detail ? { detail: ge.detail } : {}) } : { code: 'not_found', message: `No tool named "${call.tool}" can be called over A2A.`, status: 404 };
+      // Credentials or payment missing: the client can send the message again to this task with them.
+      const state: TaskState = ge && (ge.status === 401 || ge.status === 402) ? 'auth-required' : 'failed';
+      const parts: Part[] = [
+        { kind: 'text', text: `${call.tool} failed: ${error.message}` },
+        { kind: 'data', data: { tool: call.tool, error, ...(ge?.payment ? { payment: ge.payment } : {}), completed: results } },
+      ];
+      return { state, parts, artifacts, waiting: null };
+    }
+  }
+  const done = results.map((r) => r.tool).join(', ');
+  const text = waiting ? `Called ${done}. ${waitingText(waiting)}` : `Called ${done}.`;
+  // The results are in the artifacts (one per call); the reply only says what happened.
+  return { state: waiting ? WAITING_STATE[waiting.kind] : 'completed', parts: [{ kind: 'text', text }], artifacts, waiting };
+}
+
+async function runQuestion(registry: Registry, caller: Caller, question: string, prev: string[], signal?: AbortSignal): Promise<Outcome> {
+  const out = await registry.invoke(ASK_TOOL, { query: question, prev, limit: 3 }, caller, signal);
+  const res = out.result as { answer: { kind: string; text: string }; results: Record<string, unknown>[] };
+  const results = res.results.map(({ name, url, score, description, call }) => ({ name, url, score, description, call }));
+  const text: Part = { kind: 'text', text: res.answer.text };
+  const data: Part = { kind: 'data', data: { answer: res.answer, results } };
+  if (res.answer.kind === 'payment_required') return { state: 'auth-required', parts: [text, data], artifacts: [], waiting: null };
+  // The answer's details travel once, in the artifact; the reply is the sentence.
+  return { state: 'completed', parts: [text], artifacts: [{ artifactId: randomUUID(), name: 'answer', parts: [text, data] }], waiting: null };
+}
+
+/** Does what the message asks; never throws (a failure is a failed outcome). */
+export async function perform(registry: Registry, caller: Caller, m: Message, calls: ToolCall[], prev: string[], signal?: AbortSignal): Promise<Outcome> {
+  try {
+    return calls.length ? await runCalls(registry, caller, calls, signal) : await runQuestion(registry, caller, textOf(m), prev, signal);
+  } catch (err) {
+    const ge = toGatewayError(err);
+    return { state: 'failed', parts: [{ kind: 'text', text: `The request failed: ${ge.message}` }], artifacts: [], waiting: null };
+  }
+}

@@ -1,0 +1,58 @@
+// A task as stored (one row, JSON columns) and as served: conversion both ways, history trimming, and the
+// redaction applied before anything a client sent is stored (card numbers keep first 6 and last 4 digits).
+import { randomUUID } from 'node:crypto';
+import { maskCardNumbers, maskCardNumbersDeep } from '../llm/redact.js';
+import type { TaskRow, TaskWrite } from '../store/a2a-tasks.js';
+import type { Message, Part, Task, TaskState } from './types.js';
+
+export function rowToTask(row: TaskRow): Task {
+  return {
+    kind: 'task',
+    id: row.id,
+    contextId: row.context_id,
+    status: JSON.parse(row.status) as Task['status'],
+    history: JSON.parse(row.history) as Message[],
+    artifacts: JSON.parse(row.artifacts) as Task['artifacts'],
+  };
+}
+
+export function taskToWrite(t: Task, agentId: string | null, waiting: { kind: 'job' | 'handoff'; ref: string } | null, now: number): TaskWrite {
+  return {
+    id: t.id,
+    context_id: t.contextId,
+    agent_id: agentId,
+    state: t.status.state,
+    status: JSON.stringify(t.status),
+    history: JSON.stringify(t.history),
+    artifacts: JSON.stringify(t.artifacts),
+    waiting_kind: waiting?.kind ?? null,
+    waiting_ref: waiting?.ref ?? null,
+    updated_at: now,
+  };
+}
+
+/** historyLength: absent = all, 0 = none, n = the latest n messages. */
+export function withHistory(t: Task, historyLength: number | undefined): Task {
+  if (historyLength === undefined || historyLength >= t.history.length) return t;
+  return { ...t, history: historyLength === 0 ? [] : t.history.slice(-historyLength) };
+}
+
+export const agentMessage = (taskId: string, contextId: string, parts: Part[]): Message => ({
+  kind: 'message',
+  messageId: randomUUID(),
+  role: 'agent',
+  parts,
+  taskId,
+  contextId,
+});
+
+export const statusOf = (state: TaskState, message: Message | undefined, now: number): Task['status'] => ({
+  state,
+  ...(message ? { message } : {}),
+  timestamp: new Date(now).toISOString(),
+});
+
+/** The message as it may be stored: text and data values with card numbers masked. */
+export function redactMessage(m: Message): Message {
+  return { ...m, parts: m.parts.map((p) => (p.kind === 'text' ? { ...p, text: maskCardNumbers(p.text) } : p.kind === 'data' ? { ...p, data: maskCardNumbersDeep(p.data) as Record<string, unknown> } : p)) };
+}

@@ -1,0 +1,185 @@
+// The life of an A2A task: minted per message (or continued by taskId), persisted in the database, its
+// events published to listeners. A task sent with an agent's secret is that agent's; an anonymous task is
+// reachable by its unguessable id. contextId ties the tasks of one conversation together (earlier questions
+// inform the router); work waiting on a job or handoff is finished by durable.ts.
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { Registry } from '../registry/registry.js';
+import type { Caller } from '../registry/types.js';
+import * as store from '../store/a2a-tasks.js';
+import type { Db } from '../store/db.js';
+import { TaskHub } from './hub.js';
+import { uuidv7 } from './ids.js';
+import { TaskInserter } from './task-inserter.js';
+import { RPC, RpcError } from './jsonrpc.js';
+import type { MessageSend } from './params.js';
+import { perform, textOf, toolCallsOf, type Outcome, type Waiting } from './perform.js';
+import { agentMessage, redactMessage, rowToTask, statusOf, taskToWrite, withHistory } from './task-record.js';
+import { isTerminal, type Message, type Task, type TaskState } from './types.js';
+
+export interface TaskServiceDeps {
+  registry: Registry;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+}
+
+/** How message/send answers: after the work (blocking), at once (background), or as a stream. */
+export type SendMode = 'blocking' | 'background' | 'stream';
+
+/** Earlier questions of the conversation passed to the router. */
+const PREV_QUESTIONS = 5;
+
+/** Ends a stream: terminal states, and states where the next move is the client's (credentials, payment). */
+export const isFinal = (state: TaskState, waiting: Waiting | null): boolean => isTerminal(state) || state === 'auth-required' || (state === 'input-required' && !waiting);
+
+export class TaskService {
+  readonly hub = new TaskHub();
+  private readonly inserter: TaskInserter;
+
+  constructor(private readonly d: TaskServiceDeps) {
+    this.inserter = new TaskInserter(d.db);
+  }
+
+  private now(): number {
+    return this.d.clock.now();
+  }
+
+  /** The stored task, when the caller may see it: its own, or an anonymous one. Else -32001. */
+  async visibleRow(id: string, caller: Caller): Promise<store.TaskRow> {
+    const row = await store.taskById(this.d.db, id);
+    if (!row || (row.agent_id !== null && row.agent_id !== caller.agent?.id)) throw new RpcError(RPC.TASK_NOT_FOUND, `Task ${id} not found.`, { taskId: id });
+    return row;
+  }
+
+  async get(id: string, caller: Caller, historyLength?: number): Promise<Task> {
+    return withHistory(rowToTask(await this.visibleRow(id, caller)), historyLength);
+  }
+
+  /** The texts of the conversation's earlier user messages, oldest first. */
+  private async earlierQuestions(contextId: string, caller: Caller, current: Message[]): Promise<string[]> {
+    const rows = await store.contextTasks(this.d.db, contextId, caller.agent?.id ?? null, PREV_QUESTIONS);
+    const messages = rows.reverse().flatMap((r) => JSON.parse(r.history) as Message[]);
+    const texts = [...messages, ...current].filter((m) => m.role === 'user').map(textOf).filter(Boolean);
+    return [...new Set(texts)].slice(-PREV_QUESTIONS);
+  }
+
+  /** Checks a message before any task exists for it: tool calls well-formed, no files, no push config. */
+  private check(p: MessageSend) {
+    if (p.configuration?.pushNotificationConfig !== undefined) throw new RpcError(RPC.PUSH_NOTIFICATION_NOT_SUPPORTED, 'Push notifications are not supported; use message/stream or tasks/resubscribe.');
+    if (p.message.parts.some((x) => x.kind === 'file')) throw new RpcError(RPC.CONTENT_TYPE_NOT_SUPPORTED, 'File parts are not supported: send text, or a data part {"tool", "arguments"}.');
+    return toolCallsOf(p.message as Message);
+  }
+
+  private async openTask(p: MessageSend, caller: Caller): Promise<{ task: Task; existing: boolean }> {
+    const m = p.message;
+    if (!m.taskId) {
+      const id = uuidv7(this.now());
+      const contextId = m.contextId ?? uuidv7(this.now());
+      const user = redactMessage({ ...(m as Message), kind: 'message', taskId: id, contextId });
+      return { task: { kind: 'task', id, contextId, status: statusOf('submitted', undefined, this.now()), history: [user], artifacts: [] }, existing: false };
+    }
+    const row = await this.visibleRow(m.taskId, caller);
+    if (isTerminal(row.state as TaskState)) {
+      throw new RpcError(RPC.UNSUPPORTED_OPERATION, `Task ${row.id} is ${row.state} and takes no more messages; send a new message with contextId ${row.context_id} to continue the conversation.`, { taskId: row.id, state: row.state });
+    }
+    if (row.waiting_ref) {
+      throw new RpcError(RPC.UNSUPPORTED_OPERATION, `Task ${row.id} is waiting for ${row.waiting_kind} ${row.waiting_ref}; follow it with tasks/resubscribe or tasks/get, or cancel it.`, { taskId: row.id });
+    }
+    if (m.contextId && m.contextId !== row.context_id) throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: message.contextId does not match task ${row.id}.`);
+    const task = rowToTask(row);
+    task.history.push(redactMessage({ ...(m as Message), kind: 'message', taskId: row.id, contextId: row.context_id }));
+    task.status = statusOf('submitted', undefined, this.now());
+    return { task, existing: true };
+  }
+
+  /** Writes the task; false when it became terminal meanwhile (a cancel won). */
+  private async save(task: Task, caller: Caller, waiting: Waiting | null, insert: boolean): Promise<boolean> {
+    const w = taskToWrite(task, caller.agent?.id ?? null, waiting, this.now());
+    if (insert) {
+      await this.inserter.insert({ ...w, created_at: this.now() });
+      return true;
+    }
+    return store.updateOpenTask(this.d.db, w);
+  }
+
+  /** Applies an outcome to a task and tells listeners: artifacts first, then the status. */
+  publishOutcome(task: Task, o: Outcome): void {
+    for (const artifact of o.artifacts) {
+      this.hub.publish(task.id, { kind: 'artifact-update', taskId: task.id, contextId: task.contextId, artifact, append: false, lastChunk: true });
+    }
+    this.hub.publish(task.id, { kind: 'status-update', taskId: task.id, contextId: task.contextId, status: task.status, final: isFinal(task.status.state, o.waiting) });
+  }
+
+  withOutcome(task: Task, o: Outcome): Task {
+    const reply = agentMessage(task.id, task.contextId, o.parts);
+    return { ...task, history: [...task.history, reply], artifacts: [...task.artifacts, ...o.artifacts], status: statusOf(o.state, reply, this.now()) };
+  }
+
+  /**
+   * message/send and message/stream. `listen` runs with the task id before any event is published, so a
+   * stream misses nothing. Returns the task as it stands when the mode says to answer.
+   */
+  async send(p: MessageSend, caller: Caller, mode: SendMode, listen?: (taskId: string) => void, signal?: AbortSignal): Promise<Task> {
+    const calls = this.check(p);
+    const { task, existing } = await this.openTask(p, caller);
+    listen?.(task.id);
+    // A conversation the client did not name is new: nothing earlier to read.
+    const prev = p.message.contextId || existing ? await this.earlierQuestions(task.contextId, caller, task.history.slice(0, -1)) : [];
+    const message = task.history[task.history.length - 1];
+    let stored = existing;
+    if (mode !== 'blocking') {
+      // Streams and background sends show the task before the work: submitted, then working.
+      if (!(await this.save(task, caller, null, !existing))) return this.get(task.id, caller);
+      stored = true;
+      this.hub.publish(task.id, { ...task });
+      task.status = statusOf('working', undefined, this.now());
+      this.hub.publish(task.id, { kind: 'status-update', taskId: task.id, contextId: task.contextId, status: task.status, final: false });
+    }
+    const finish = async (): Promise<Task> => {
+      const o = await perform(this.d.registry, caller, p.message as Message, calls, prev, mode === 'background' ? undefined : signal);
+      const done = this.withOutcome(task, o);
+      if (!(await this.save(done, caller, o.waiting, !stored))) return this.get(task.id, caller);
+      this.publishOutcome(done, o);
+      if (o.waiting) await this.onWaiting?.(done.id);
+      return done;
+    };
+    if (mode === 'background') {
+      finish().catch((err: unknown) => this.d.log.error({ err, task: task.id }, 'a2a background task failed'));
+      return task;
+    }
+    return finish();
+  }
+
+  /** Set by durable.ts: checks right away whether the awaited work already ended (it may finish first). */
+  onWaiting?: (taskId: string) => Promise<void>;
+
+  /** tasks/cancel: -32002 for a terminal task. A job it waited for is canceled too when the caller owns it. */
+  async cancel(id: string, caller: Caller): Promise<Task> {
+    const row = await this.visibleRow(id, caller);
+    const notCancelable = (state: string) => new RpcError(RPC.TASK_NOT_CANCELABLE, `Task ${id} is ${state} and cannot be canceled.`, { taskId: id, state });
+    if (isTerminal(row.state as TaskState)) throw notCancelable(row.state);
+    const o: Outcome = { state: 'canceled', parts: [{ kind: 'text', text: 'Canceled at the client’s request.' }], artifacts: [], waiting: null };
+    const done = this.withOutcome(rowToTask(row), o);
+    if (!(await store.updateOpenTask(this.d.db, taskToWrite(done, row.agent_id, null, this.now())))) {
+      throw notCancelable((await store.taskById(this.d.db, id))?.state ?? 'gone');
+    }
+    this.publishOutcome(done, o);
+    if (row.waiting_kind === 'job' && row.waiting_ref && caller.agent) {
+      await this.d.registry.invoke('job_cancel', { job_id: row.waiting_ref }, caller).catch(() => undefined);
+    }
+    return done;
+  }
+
+  /** Finishes (or updates) a task that waited for durable work; used by durable.ts. */
+  async settleWaiting(row: store.TaskRow, o: Outcome): Promise<void> {
+    const task = rowToTask(row);
+    // The same progress again (a restart re-reads it): nothing new to store or tell.
+    const said = task.status.message ? textOf(task.status.message) : '';
+    const says = o.parts.map((x) => (x.kind === 'text' ? x.text : '')).join('');
+    if (!isTerminal(o.state) && task.status.state === o.state && said.includes(says)) return;
+    const done = this.withOutcome(task, o);
+    if (!(await store.updateOpenTask(this.d.db, taskToWrite(done, row.agent_id, o.waiting, this.now())))) return;
+    this.publishOutcome(done, o);
+  }
+}

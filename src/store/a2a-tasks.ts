@@ -1,0 +1,62 @@
+// SQL for A2A tasks (migration 011). Status, history and artifacts are JSON columns: a task is read and
+// written whole. Updates name the states they may leave, so a cancel and a finishing job cannot both win.
+import type { Queryable } from './db.js';
+
+export const TERMINAL_STATES = ['completed', 'canceled', 'failed', 'rejected'] as const;
+
+export interface TaskRow {
+  id: string;
+  context_id: string;
+  agent_id: string | null;
+  state: string;
+  status: string;
+  history: string;
+  artifacts: string;
+  waiting_kind: 'job' | 'handoff' | null;
+  waiting_ref: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type TaskWrite = Omit<TaskRow, 'created_at'>;
+
+const COLUMNS = 'id, context_id, agent_id, state, status, history, artifacts, waiting_kind, waiting_ref, created_at, updated_at';
+const NOT_TERMINAL = `state NOT IN (${TERMINAL_STATES.map((s) => `'${s}'`).join(', ')})`;
+
+/** Inserts new tasks in one statement (one commit for all of them). */
+export async function insertTasks(q: Queryable, rows: (TaskWrite & { created_at: number })[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+  await q.run(
+    `INSERT INTO a2a_tasks (${COLUMNS}) VALUES ${values}`,
+    rows.flatMap((t) => [t.id, t.context_id, t.agent_id, t.state, t.status, t.history, t.artifacts, t.waiting_kind, t.waiting_ref, t.created_at, t.updated_at]),
+  );
+}
+
+export const taskById = (q: Queryable, id: string) => q.get<TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE id = ?`, [id]);
+
+/** Rewrites a task that is not terminal yet; false when it was (or is gone). */
+export async function updateOpenTask(q: Queryable, t: TaskWrite): Promise<boolean> {
+  const r = await q.run(
+    `UPDATE a2a_tasks SET state = ?, status = ?, history = ?, artifacts = ?, waiting_kind = ?, waiting_ref = ?, updated_at = ?
+     WHERE id = ? AND ${NOT_TERMINAL}`,
+    [t.state, t.status, t.history, t.artifacts, t.waiting_kind, t.waiting_ref, t.updated_at, t.id],
+  );
+  return r.changes > 0;
+}
+
+/** Open tasks waiting for one job or handoff. */
+export const tasksWaitingOn = (q: Queryable, kind: 'job' | 'handoff', ref: string) =>
+  q.all<TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE waiting_kind = ? AND waiting_ref = ? AND ${NOT_TERMINAL}`, [kind, ref]);
+
+/** Every open task that waits for durable work (checked once at start-up). */
+export const waitingTasks = (q: Queryable, limit: number) =>
+  q.all<TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE waiting_ref IS NOT NULL AND ${NOT_TERMINAL} ORDER BY created_at LIMIT ?`, [limit]);
+
+/** The latest tasks of a conversation for one owner (agent, or anonymous), newest first. */
+export const contextTasks = (q: Queryable, contextId: string, agentId: string | null, limit: number) =>
+  q.all<Pick<TaskRow, 'history'>>(
+    `SELECT history FROM a2a_tasks WHERE context_id = ? AND (agent_id = ? OR (agent_id IS NULL AND ? IS NULL))
+     ORDER BY created_at DESC LIMIT ?`,
+    [contextId, agentId, agentId, limit],
+  );

@@ -1,0 +1,56 @@
+// New tasks are written in groups; every caller still learns the fate of its own row.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../../src/a2a/ids.js';
+import { TaskInserter } from '../../src/a2a/task-inserter.js';
+import { migrate } from '../../src/store/migrate.js';
+import { SqliteDb } from '../../src/store/sqlite.js';
+import { tempDir } from '../helpers/gateway.js';
+
+let dir: string;
+let db: SqliteDb;
+beforeAll(async () => {
+  dir = tempDir();
+  db = await SqliteDb.open(path.join(dir, 'gateway.db'));
+  await migrate(db);
+});
+afterAll(async () => {
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const row = (id = uuidv7()) => ({
+  id,
+  context_id: uuidv7(),
+  agent_id: null,
+  state: 'completed',
+  status: '{}',
+  history: '[]',
+  artifacts: '[]',
+  waiting_kind: null,
+  waiting_ref: null,
+  created_at: 1,
+  updated_at: 1,
+});
+
+describe('TaskInserter', () => {
+  it('writes concurrent rows together, and a bad row fails alone', async () => {
+    const ins = new TaskInserter(db);
+    const dup = uuidv7();
+    await ins.insert(row(dup));
+    const rows = Array.from({ length: 30 }, () => row());
+    const results = await Promise.allSettled([...rows.map((r) => ins.insert(r)), ins.insert(row(dup))]);
+    expect(results.slice(0, 30).every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(results[30].status).toBe('rejected');
+    expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM a2a_tasks'))!.n).toBe(31);
+  });
+
+  it('uuidv7 ids are time-ordered and random', () => {
+    const a = uuidv7(1_700_000_000_000);
+    const b = uuidv7(1_700_000_000_001);
+    expect(a < b).toBe(true);
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(uuidv7(1)).not.toBe(uuidv7(1));
+  });
+});

@@ -1,0 +1,111 @@
+// Agent templates: declarative recipes of registry tool calls with parameters, curated in
+// resources/content/agent-templates.json. This file lists them, shows one and turns its parameter spec
+// into a validator; run.ts executes them.
+import { z } from 'zod';
+import { loadContent } from '../../src/content.js';
+import { GatewayError } from '../../src/errors.js';
+import { defineTool } from '../../src/registry/define-tool.js';
+import type { ToolContext } from '../../src/registry/types.js';
+import { withBase } from './content.js';
+
+export interface ParamSpec {
+  type: 'string' | 'integer' | 'number' | 'boolean';
+  description: string;
+  required?: boolean;
+  default?: string | number | boolean;
+  min?: number;
+  max?: number;
+}
+
+export interface TemplateStep {
+  id: string;
+  tool: string;
+  input?: Record<string, unknown>;
+  why?: string;
+}
+
+export interface AgentTemplate {
+  slug: string;
+  title: string;
+  summary: string;
+  description: string;
+  needs: string;
+  params: Record<string, ParamSpec>;
+  steps: TemplateStep[];
+}
+
+export const agentTemplates = (ctx: Pick<ToolContext, 'config'>): AgentTemplate[] =>
+  loadContent<{ templates: AgentTemplate[] }>('agent-templates', ctx.config.dataDir).templates;
+
+export function templateBySlug(ctx: Pick<ToolContext, 'config'>, slug: string): AgentTemplate {
+  const t = agentTemplates(ctx).find((x) => x.slug === slug);
+  if (!t) throw new GatewayError('not_found', `No agent template "${slug}"; GET /agents/templates lists them.`);
+  return t;
+}
+
+function paramSchema(p: ParamSpec): z.ZodType {
+  let s: z.ZodType;
+  if (p.type === 'string') {
+    let str = z.string().max(p.max ?? 2000);
+    if (p.required) str = str.min(p.min ?? 1);
+    s = str;
+  } else if (p.type === 'boolean') {
+    s = z.boolean();
+  } else {
+    let n = p.type === 'integer' ? z.coerce.number().int() : z.coerce.number();
+    if (p.min !== undefined) n = n.min(p.min);
+    if (p.max !== undefined) n = n.max(p.max);
+    s = n;
+  }
+  if (p.default !== undefined) return s.default(p.default as never);
+  return p.required ? s : s.optional();
+}
+
+/** The validator of a template's params (unknown params are refused). */
+export const paramsValidator = (t: AgentTemplate) => z.strictObject(Object.fromEntries(Object.entries(t.params).map(([k, p]) => [k, paramSchema(p)])));
+
+function describe(ctx: ToolContext, t: AgentTemplate) {
+  const base = ctx.config.baseUrl;
+  return withBase(
+    {
+      slug: t.slug,
+      title: t.title,
+      summary: t.summary,
+      description: t.description,
+      needs: t.needs,
+      params: t.params,
+      steps: t.steps.map((s, i) => ({ index: i + 1, id: s.id, tool: s.tool, input: s.input ?? {}, why: s.why ?? null })),
+      run: { rest: `POST ${base}/agents/templates/${t.slug}/run`, body: { params: Object.fromEntries(Object.keys(t.params).map((k) => [k, `<${t.params[k].type}>`])) }, mcp: 'agent_template_run' },
+      url: `${base}/agents/templates/${t.slug}`,
+    },
+    base,
+  );
+}
+
+export const agentTemplateList = defineTool({
+  name: 'agent_templates',
+  title: 'Agent templates',
+  toolset: 'catalog',
+  description: 'Executing agent templates: recipes of tool calls (e.g. a topic digest, resuming a session) you can run in one call.',
+  input: z.object({}),
+  auth: 'public',
+  annotations: { readOnlyHint: true },
+  handler: (_input, ctx) => {
+    const all = agentTemplates(ctx);
+    return {
+      templates: all.map((t) => ({ slug: t.slug, title: t.title, summary: t.summary, needs: t.needs, steps: t.steps.length, url: `${ctx.config.baseUrl}/agents/templates/${t.slug}` })),
+      count: all.length,
+    };
+  },
+});
+
+export const agentTemplateGet = defineTool({
+  name: 'agent_template_get',
+  title: 'One agent template',
+  toolset: 'catalog',
+  description: 'One agent template: its parameters and every step (tool and input, with {{params.x}} and {{steps.id.field}} references).',
+  input: z.object({ slug: z.string().trim().toLowerCase().min(1).max(80).describe('The template slug.') }),
+  auth: 'public',
+  annotations: { readOnlyHint: true },
+  handler: (input, ctx) => describe(ctx, templateBySlug(ctx, input.slug)),
+});

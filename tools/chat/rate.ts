@@ -1,0 +1,69 @@
+// The free chat tier's limit: completions per minute per client (agent, API key, or else client address),
+// counted in memory per gateway process (GATEWAY_CHAT_RATE_PER_MINUTE). An exact sliding log per client
+// whose cost per request stays constant however high the limit is set.
+import { GatewayError } from '../../src/errors.js';
+import type { Clock } from '../../src/clock.js';
+import type { ToolContext } from '../../src/registry/types.js';
+
+const WINDOW_MS = 60_000;
+
+/** Timestamps of one client's requests inside the window, oldest at `head`. */
+interface Log {
+  times: number[];
+  head: number;
+}
+
+export class ChatLimiter {
+  private readonly logs = new Map<string, Log>();
+  private takes = 0;
+
+  constructor(
+    readonly perMinute: number,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Counts a request; returns 0 when allowed, else the seconds until one is. */
+  take(key: string): number {
+    const now = this.clock.now();
+    const since = now - WINDOW_MS;
+    let log = this.logs.get(key);
+    if (!log) this.logs.set(key, (log = { times: [], head: 0 }));
+    while (log.head < log.times.length && log.times[log.head] <= since) log.head++;
+    if (log.head > 1024 && log.head * 2 > log.times.length) {
+      log.times = log.times.slice(log.head);
+      log.head = 0;
+    }
+    const inWindow = log.times.length - log.head;
+    if (inWindow >= this.perMinute) {
+      const freesAt = log.times[log.head + inWindow - this.perMinute] + WINDOW_MS;
+      return Math.max(1, Math.ceil((freesAt - now) / 1000));
+    }
+    log.times.push(now);
+    if (++this.takes % 10_000 === 0) this.prune(since);
+    return 0;
+  }
+
+  private prune(since: number): void {
+    for (const [k, log] of this.logs) if (log.times[log.times.length - 1] <= since) this.logs.delete(k);
+  }
+}
+
+const limiters = new WeakMap<object, ChatLimiter>();
+
+function clientOf(ctx: ToolContext): string {
+  const { caller } = ctx;
+  if (caller.agent) return `agent:${caller.agent.id}`;
+  if (caller.credentials.apiKey) return `key:${ctx.services.clientKey(`key:${caller.credentials.apiKey}`)}`;
+  return `ip:${caller.credentials.ip}`;
+}
+
+export function takeChatAllowance(ctx: ToolContext): void {
+  let limiter = limiters.get(ctx.db);
+  if (!limiter) limiters.set(ctx.db, (limiter = new ChatLimiter(ctx.config.chat.ratePerMinute, ctx.clock)));
+  const wait = limiter.take(clientOf(ctx));
+  if (wait > 0) {
+    throw new GatewayError('rate_limited', `The free chat tier allows ${limiter.perMinute} completions per minute per client; retry in ${wait} s.`, {
+      headers: { 'Retry-After': String(wait) },
+    });
+  }
+}

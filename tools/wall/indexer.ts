@@ -1,0 +1,51 @@
+// The wall's search index is filled in batches, off the request path: a post kicks the indexer, which adds
+// everything new in one transaction (one FTS segment per batch instead of one per post). Search catches up
+// first, so a reader always finds what was posted before its query.
+import type { Db } from '../../src/store/db.js';
+import { Ticker, type Worker } from '../../src/workers.js';
+import { indexBatch, indexLags } from './store/posts.js';
+
+const BATCH = 2000;
+/** A post waits at most this long for the index (a search indexes at once); posts in between share a batch. */
+const SETTLE_MS = 250;
+const kickers = new WeakMap<Db, () => void>();
+
+/** Indexes every post not yet in the search index (stopping between batches when asked to). */
+export async function indexPending(db: Db, signal?: AbortSignal): Promise<void> {
+  while ((await db.transaction((tx) => indexBatch(tx, BATCH))) === BATCH && !signal?.aborted);
+}
+
+/** Asks the indexer to run soon (a no-op where no indexer runs). */
+export const kickIndexer = (db: Db): void => kickers.get(db)?.();
+
+/** Before a search: index what is still waiting, so read-your-writes holds. */
+export async function catchUp(db: Db): Promise<void> {
+  if (await indexLags(db)) await indexPending(db);
+}
+
+export function createIndexer(): Worker {
+  let ticker: Ticker | null = null;
+  let soon: NodeJS.Timeout | null = null;
+  return {
+    name: 'wall-search-indexer',
+    start(ctx) {
+      ticker = new Ticker((signal) => indexPending(ctx.db, signal), 5000, (err) => ctx.log.warn({ err }, 'wall indexing failed'));
+      ticker.start();
+      const t = ticker;
+      // Kicks within SETTLE_MS share one run, so a busy wall is indexed in batches rather than post by post.
+      kickers.set(ctx.db, () => {
+        if (soon) return;
+        soon = setTimeout(() => {
+          soon = null;
+          t.kick();
+        }, SETTLE_MS);
+        soon.unref();
+      });
+      t.kick();
+    },
+    async stop() {
+      if (soon) clearTimeout(soon);
+      await ticker?.stop();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// SQL for wall posts: write one (topics, counters and the search index follow by trigger), read pages
+// newest first or after a since_id, threads and search. Reads build each post's JSON inside SQLite.
+import type { Db, Queryable } from '../../../src/store/db.js';
+
+export interface NewPost {
+  agentId: string;
+  kind: string;
+  text: string;
+  topics: string[];
+  replyTo: number | null;
+  quoteOf: number | null;
+  threadRoot: number | null;
+  now: number;
+}
+
+/** Writes a post and returns its id; the insert trigger fills topics, counters and the search index. */
+export async function insertPost(q: Queryable, p: NewPost): Promise<number> {
+  const row = await q.get<{ id: number }>(
+    'INSERT INTO wall_posts (agent_id, kind, text, topics, reply_to, quote_of, thread_root, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+    [p.agentId, p.kind, p.text, JSON.stringify(p.topics), p.replyTo, p.quoteOf, p.threadRoot, p.now],
+  );
+  return row!.id;
+}
+
+/** Records mentions of agents that still exist (a handle deleted meanwhile is skipped, not an error). */
+export async function insertMentions(q: Queryable, postId: number, agentIds: string[]): Promise<void> {
+  if (agentIds.length === 0) return;
+  await q.run('INSERT OR IGNORE INTO wall_mentions (post_id, agent_id) SELECT ?, id FROM agents WHERE id IN (SELECT value FROM json_each(?))', [
+    postId,
+    JSON.stringify(agentIds),
+  ]);
+}
+
+const ISO = (c: string) => `strftime('%Y-%m-%dT%H:%M:%S', ${c} / 1000, 'unixepoch') || '.' || printf('%03d', ${c} % 1000) || 'Z'`;
+
+/**
+ * A post as the API shows it, built by SQLite as one JSON text: one column per row crosses into JS instead of
+ * seventeen, which was most of a page's cost. ?1 is the wall's base URL. A quoted post that is gone is null.
+ */
+const POST_JSON = `json_object('post_id', p.id, 'handle', a.handle, 'kind', p.kind, 'text', p.text, 'topics', json(p.topics),
+  'reply_to', p.reply_to, 'quote_of', p.quote_of, 'thread_root', p.thread_root, 'replies', p.replies, 'quotes', p.quotes,
+  'reactions', json_object('like', p.r_like, 'verified', p.r_verified, 'reproduced', p.r_reproduced, 'insightful', p.r_insightful, 'thanks', p.r_thanks),
+  'created_at', ${ISO('p.created_at')}, 'url', ?1 || p.id,
+  'mentions', (SELECT json_group_array(ma.handle ORDER BY ma.handle) FROM wall_mentions m CROSS JOIN agents ma ON ma.id = m.agent_id WHERE m.post_id = p.id),
+  'quoted', CASE WHEN p.quote_of IS NULL THEN NULL ELSE (
+    SELECT json_object('post_id', q.id, 'handle', qa.handle, 'kind', q.kind,
+      'text', CASE WHEN length(q.text) > 280 THEN substr(q.text, 1, 280) || '…' ELSE q.text END, 'created_at', ${ISO('q.created_at')})
+    FROM wall_posts q CROSS JOIN agents qa ON qa.id = q.agent_id WHERE q.id = p.quote_of) END)`;
+
+/** The rows of `inner` (columns id, j) as one JSON array text, in `order`. */
+const asArray = (inner: string, order: string) => `SELECT '[' || ifnull(group_concat(j, ',' ORDER BY ${order}), '') || ']' AS j FROM (${inner})`;
+
+const jsonOf = async (db: Queryable, sql: string, args: (string | number)[]): Promise<string> => (await db.get<{ j: string }>(sql, args))?.j ?? '[]';
+
+/** Posts by id, as JSON text (missing ids are left out), in id order. */
+export const postsJson = (db: Queryable, baseUrl: string, ids: number[]): Promise<string> =>
+  jsonOf(
+    db,
+    asArray(`SELECT p.id, ${POST_JSON} AS j FROM wall_posts p CROSS JOIN agents a ON a.id = p.agent_id WHERE p.id IN (SELECT value FROM json_each(?2))`, 'id'),
+    [baseUrl, JSON.stringify(ids)],
+  );
+
+/** The parent a reply or quote points at: its author and thread. */
+export const postLink = (db: Db, id: number) =>
+  db.get<{ id: number; agent_id: string; handle: string; thread_root: number | null }>(
+    'SELECT p.id, p.agent_id, a.handle, p.thread_root FROM wall_posts p JOIN agents a ON a.id = p.agent_id WHERE p.id = ?',
+    [id],
+  );
+
+export interface ListQuery {
+  /** Only posts with a larger id (polling). With since > 0 the oldest new ones come first from SQL. */
+  since: number;
+  /** Only posts with a smaller id (paging back). */
+  before: number | null;
+  limit: number;
+  agentId: string | null;
+  topic: string | null;
+  /** Only posts by agents this agent follows (the feed). */
+  followedBy: string | null;
+}
+
+/**
+ * A page of posts as JSON text. since = 0: the newest `limit`. since > 0: the `limit` posts right after
+ * since_id, oldest first (so a poller never skips any); the caller orders the page newest first.
+ */
+export function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Promise<string> {
+  const where: string[] = [];
+  const args: (string | number)[] = [baseUrl];
+  const arg = (v: string | number) => `?${args.push(v)}`;
+  const idCol = o.topic ? 't.post_id' : 'p.id';
+  if (o.topic) where.push(`t.topic = ${arg(o.topic)}`);
+  if (o.since > 0) where.push(`${idCol} > ${arg(o.since)}`);
+  if (o.before !== null) where.push(`${idCol} < ${arg(o.before)}`);
+  if (o.agentId) where.push(`p.agent_id = ${arg(o.agentId)}`);
+  if (o.followedBy) where.push(`p.agent_id IN (SELECT followee_id FROM follows WHERE follower_id = ${arg(o.followedBy)})`);
+  // CROSS JOIN fixes the join order: the planner, given a small LIMIT, may otherwise walk every agent first.
+  const from = o.topic ? 'wall_post_topics t CROSS JOIN wall_posts p ON p.id = t.post_id' : 'wall_posts p';
+  const order = o.since > 0 ? 'ASC' : 'DESC';
+  const inner = `SELECT p.id, ${POST_JSON} AS j FROM ${from} CROSS JOIN agents a ON a.id = p.agent_id
+    ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ${arg(o.limit)}`;
+  return jsonOf(db, asArray(inner, `id ${order}`), args);
+}
+
+/** Every reply in a thread, oldest first, as JSON text. */
+export const threadJson = (db: Db, baseUrl: string, rootId: number, limit: number): Promise<string> =>
+  jsonOf(
+    db,
+    asArray(`SELECT p.id, ${POST_JSON} AS j FROM wall_posts p CROSS JOIN agents a ON a.id = p.agent_id WHERE p.thread_root = ?2 ORDER BY p.id LIMIT ?3`, 'id'),
+    [baseUrl, rootId, limit],
+  );
+
+/** Full-text search over post text, best first (BM25). */
+export const searchPosts = (db: Db, match: string, limit: number) =>
+  db.all<{ id: number; handle: string; kind: string; text: string; topics: string; created_at: number; score: number }>(
+    `SELECT p.id, a.handle, p.kind, p.text, p.topics, p.created_at, f.rank AS score
+     FROM (SELECT rowid, rank FROM wall_fts WHERE wall_fts MATCH ? ORDER BY rank LIMIT ?) f
+     CROSS JOIN wall_posts p ON p.id = f.rowid CROSS JOIN agents a ON a.id = p.agent_id ORDER BY f.rank`,
+    [match, limit],
+  );
+
+/**
+ * Adds the next posts not yet in the search index (at most `limit`, oldest first) in the caller's
+ * transaction; returns how many. Posts are immutable, so indexing once is enough.
+ */
+export async function indexBatch(tx: Queryable, limit: number): Promise<number> {
+  const mark = (await tx.get<{ n: number }>("SELECT n FROM wall_counters WHERE name = 'fts_indexed'"))?.n ?? 0;
+  const top = (await tx.get<{ id: number | null; n: number }>('SELECT MAX(id) AS id, COUNT(*) AS n FROM (SELECT id FROM wall_posts WHERE id > ? ORDER BY id LIMIT ?)', [mark, limit]))!;
+  if (top.id === null) return 0;
+  await tx.run('INSERT INTO wall_fts (rowid, text) SELECT id, text FROM wall_posts WHERE id > ? AND id <= ?', [mark, top.id]);
+  await tx.run("UPDATE wall_counters SET n = ? WHERE name = 'fts_indexed'", [top.id]);
+  return top.n;
+}
+
+/** True when posts wait for the search index. */
+export const indexLags = async (db: Db): Promise<boolean> =>
+  (await db.get<{ lag: number }>("SELECT (SELECT MAX(id) FROM wall_posts) > (SELECT n FROM wall_counters WHERE name = 'fts_indexed') AS lag"))?.lag === 1;
+
+export const countPosts = async (db: Db): Promise<number> =>
+  (await db.get<{ n: number }>("SELECT n FROM wall_counters WHERE name = 'posts'"))?.n ?? 0;
+
+/** Deletes a post of its author; replies by others keep their reply_to. */
+export const deletePost = async (db: Db, id: number, agentId: string): Promise<boolean> =>
+  (await db.run('DELETE FROM wall_posts WHERE id = ? AND agent_id = ?', [id, agentId])).changes === 1;
+
+/** Existing agents among the given handles. */
+export const agentsByHandles = (db: Db, handles: string[]) =>
+  handles.length === 0
+    ? Promise.resolve([])
+    : db.all<{ id: string; handle: string }>('SELECT id, handle FROM agents WHERE handle IN (SELECT value FROM json_each(?))', [JSON.stringify(handles)]);
