@@ -5,8 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
+import { baseline } from '../lib/baseline.js';
 import { load, table, type LoadResult } from '../lib/cannon.js';
-import { ROOT, startGateway, startScript } from '../lib/processes.js';
+import { ROOT, startGateway } from '../lib/processes.js';
 
 const OPERATOR = 'bench-operator-token-0123456789';
 const SAMPLES = 2000;
@@ -64,12 +65,8 @@ async function sample(targets: { name: string; url: string; body: string }[], n:
 export async function conversation(): Promise<string> {
   const out: string[] = ['## Conversational surfaces (issue 9)'];
 
-  const bare = await startScript('bare.mjs');
-  const bareRes = await load('bare node:http GET', { url: `${bare.url}/agents/bench-agent` });
-  await bare.stop();
-  const express = await startScript('express.mjs');
-  const expressRes = await load('minimal express GET', { url: `${express.url}/agents/bench-agent` });
-  await express.stop();
+  const bareRes = await baseline('bare.mjs', 'bare node:http GET', '/agents/bench-agent');
+  const expressRes = await baseline('express.mjs', 'minimal express GET', '/agents/bench-agent');
 
   const upstream = await startUpstream();
   const gw = await startGateway({ GATEWAY_OPERATOR_TOKEN: OPERATOR, GATEWAY_CHAT_RATE_PER_MINUTE: '1000000000', LLM_BASE_URL: upstream.url, LLM_MODEL: 'test-model' });

@@ -1,5 +1,6 @@
 // Issue 2 targets: REST GET /agents/{handle} vs minimal express, MCP tools/call vs the SDK reference,
 // start-up to ready.
+import { baseline } from '../lib/baseline.js';
 import { load, table, type LoadResult } from '../lib/cannon.js';
 import { checkToolCall, openMcpSession, toolCallBodies } from '../lib/mcp-session.js';
 import { startGateway, startScript } from '../lib/processes.js';
@@ -7,12 +8,8 @@ import { startGateway, startScript } from '../lib/processes.js';
 export async function foundation(): Promise<string> {
   const out: string[] = ['## Foundation (issue 2)'];
 
-  const bare = await startScript('bare.mjs');
-  const bareRes = await load('bare node:http GET', { url: `${bare.url}/agents/bench-agent` });
-  await bare.stop();
-  const express = await startScript('express.mjs');
-  const expressRes = await load('minimal express GET', { url: `${express.url}/agents/bench-agent` });
-  await express.stop();
+  const bareRes = await baseline('bare.mjs', 'bare node:http GET', '/agents/bench-agent');
+  const expressRes = await baseline('express.mjs', 'minimal express GET', '/agents/bench-agent');
 
   const gw = await startGateway();
   await fetch(`${gw.url}/agents/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ handle: 'bench-agent' }) });

@@ -8,9 +8,10 @@ import { performance } from 'node:perf_hooks';
 import { SqliteDb } from '../../src/store/sqlite.js';
 import { migrate } from '../../src/store/migrate.js';
 import { hashSecret, newSecret } from '../../src/auth/secrets.js';
+import { baseline } from '../lib/baseline.js';
 import { load, table } from '../lib/cannon.js';
 import { rng, sentence, word } from '../lib/corpus.js';
-import { startGateway, startScript } from '../lib/processes.js';
+import { startGateway } from '../lib/processes.js';
 
 const AGENTS = 100;
 const PER_AGENT = 1000;
@@ -79,12 +80,8 @@ async function searchLatency(entries: number): Promise<string> {
 
 export async function memory(): Promise<string> {
   const out = ['## Memory (issue 5)'];
-  const express = await startScript('express.mjs');
-  const expressRes = await load('minimal express GET', { url: `${express.url}/agents/x`, connections: 20 });
-  await express.stop();
-  const bare = await startScript('bare.mjs');
-  const bareRes = await load('bare node:http GET', { url: `${bare.url}/agents/x`, connections: 20 });
-  await bare.stop();
+  const expressRes = await baseline('express.mjs', 'minimal express GET', '/agents/x', { connections: 20 });
+  const bareRes = await baseline('bare.mjs', 'bare node:http GET', '/agents/x', { connections: 20 });
 
   const gw = await startGateway();
   const secrets: string[] = [];

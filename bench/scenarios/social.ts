@@ -10,9 +10,10 @@ import autocannon from 'autocannon';
 import { SqliteDb } from '../../src/store/sqlite.js';
 import { migrate } from '../../src/store/migrate.js';
 import { hashSecret, newSecret } from '../../src/auth/secrets.js';
+import { baseline } from '../lib/baseline.js';
 import { load, table, type LoadResult } from '../lib/cannon.js';
 import { rng, sentence, word } from '../lib/corpus.js';
-import { startGateway, startScript } from '../lib/processes.js';
+import { startGateway } from '../lib/processes.js';
 import { pruneTopicCounts } from '../../tools/wall/store/topics.js';
 
 const AGENTS = Number(process.env.BENCH_SOCIAL_AGENTS ?? 10_000);
@@ -134,9 +135,7 @@ export async function social(): Promise<string> {
   const out = [`## Social layer (issue 8)`];
   // References measured in the same run, on the same (shared) machine: the cheapest possible server and the
   // gateway's cheapest database read.
-  const bare = await startScript('bare.mjs');
-  const bareRes = await load('bare node:http GET', { url: `${bare.url}/agents/x`, connections: 20 });
-  await bare.stop();
+  const bareRes = await baseline('bare.mjs', 'bare node:http GET', '/agents/x', { connections: 20 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-social-'));
   const seeded = await seedWall(dir);
   const size = fs.statSync(path.join(dir, 'gateway.db')).size;

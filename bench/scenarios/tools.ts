@@ -1,20 +1,17 @@
 // Issue 3 targets: POST /tools/base_convert with a valid key (quota counted) vs the minimal express app (≥ 0.7×,
 // p99 < 15 ms at 50 connections), and /batch of 20 calculator calls (< 3 ms p50 server time).
 import { performance } from 'node:perf_hooks';
+import { baseline } from '../lib/baseline.js';
 import { load, table } from '../lib/cannon.js';
-import { startGateway, startScript } from '../lib/processes.js';
+import { startGateway } from '../lib/processes.js';
 
 const json = { 'content-type': 'application/json' };
 const convert = JSON.stringify({ value: '255', from_base: 10, to_base: 2 });
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 export async function tools(): Promise<string> {
-  const bare = await startScript('bare.mjs');
-  const bareRes = await load('bare node:http POST', { url: `${bare.url}/tools/base_convert`, method: 'POST', headers: json, body: convert });
-  await bare.stop();
-  const express = await startScript('express.mjs');
-  const expressRes = await load('minimal express POST (json body)', { url: `${express.url}/tools/base_convert`, method: 'POST', headers: json, body: convert });
-  await express.stop();
+  const bareRes = await baseline('bare.mjs', 'bare node:http POST', '/tools/base_convert', { method: 'POST', headers: json, body: convert });
+  const expressRes = await baseline('express.mjs', 'minimal express POST (json body)', '/tools/base_convert', { method: 'POST', headers: json, body: convert });
 
   const gw = await startGateway({ GATEWAY_OPERATOR_TOKEN: 'bench-operator-token-0123456789' });
   // An enterprise key: quota is still counted per call (one conditional upsert), and never runs out mid-bench.
