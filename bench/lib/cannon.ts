@@ -16,7 +16,7 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   body?: string;
   /** Builds a fresh body per request (unique JSON-RPC ids, distinct keys…). */
-  makeBody?: () => string;
+  makeBody?: () => string | Buffer;
   /** Builds a fresh path per request (distinct keys, varied queries). */
   makePath?: () => string;
   connections?: number;

@@ -79,7 +79,7 @@ async function runCalls(registry: Registry, caller: Caller, calls: ToolCall[], s
     const callable = tool && (tool.expose.mcp || tool.expose.catalog) && !CLOSED_TOOLSETS.has(tool.toolset);
     try {
       if (!callable) throw Object.assign(new Error(), { notCallable: true });
-      const out = await registry.invoke(call.tool, call.arguments, caller, signal);
+      const out = await registry.invoke(call.tool, call.arguments, caller, { signal });
       results.push({ tool: call.tool, result: out.result });
       // Receipts (x402 settlement, credits charged) ride with the result they paid for.
       const receipts = Object.keys(out.meta.meta).length ? { metadata: out.meta.meta } : {};
@@ -104,7 +104,7 @@ async function runCalls(registry: Registry, caller: Caller, calls: ToolCall[], s
 }
 
 async function runQuestion(registry: Registry, caller: Caller, question: string, prev: string[], signal?: AbortSignal): Promise<Outcome> {
-  const out = await registry.invoke(ASK_TOOL, { query: question, prev, limit: 3 }, caller, signal);
+  const out = await registry.invoke(ASK_TOOL, { query: question, prev, limit: 3 }, caller, { signal });
   const res = out.result as { answer: { kind: string; text: string }; results: Record<string, unknown>[] };
   const results = res.results.map(({ name, url, score, description, call }) => ({ name, url, score, description, call }));
   const text: Part = { kind: 'text', text: res.answer.text };

@@ -3,9 +3,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError, validationError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
+import type { Upload } from '../registry/types.js';
 import { coerceQuery } from './coerce-query.js';
 import { credentialsOf } from './credentials.js';
-import { readBody } from './read-body.js';
+import { readBody, readBytes } from './read-body.js';
 import type { RequestParts, Route } from './route.js';
 import { parseQuery, type Router } from './router.js';
 import { isFileResult, sendError, sendHtml, sendJson } from './send.js';
@@ -24,11 +25,14 @@ const isJsonType = (ct: string | undefined): boolean => {
   return t === 'application/json' || (t.startsWith('application/') && t.endsWith('+json'));
 };
 
+const hasBody = (req: IncomingMessage) => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+const tooLarge = (maxBytes: number) => new GatewayError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+
 /** The JSON body, or undefined when there is none. 413 over the cap, 415 for another type, 422 if malformed. */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return undefined;
+  if (!hasBody(req)) return undefined;
   const text = await readBody(req, maxBytes);
-  if (text === null) throw new GatewayError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+  if (text === null) throw tooLarge(maxBytes);
   if (text.trim() === '') return undefined;
   if (!isJsonType(req.headers['content-type'])) throw new GatewayError('unsupported_media_type');
   try {
@@ -66,6 +70,15 @@ function locate(err: GatewayError, r: Route, parts: RequestParts): GatewayError 
   return err;
 }
 
+/** A non-JSON body of a route that takes uploads: its bytes and type. Undefined for JSON or no body. */
+async function readUpload(r: Route, req: IncomingMessage, maxBytes: number): Promise<Upload | undefined> {
+  const contentType = req.headers['content-type'];
+  if (!r.upload || !hasBody(req) || contentType === undefined || isJsonType(contentType)) return undefined;
+  const bytes = await readBytes(req, maxBytes);
+  if (bytes === null) throw tooLarge(maxBytes);
+  return { bytes, contentType };
+}
+
 /** The tool a request names: fixed, or from a path parameter when the route admits it. */
 function toolName(r: Route, parts: RequestParts, registry: Registry): string {
   if (typeof r.tool === 'string') return r.tool;
@@ -88,14 +101,15 @@ export function mountRoutes(router: Router, routes: Route[], registry: Registry,
   for (const r of routes) {
     if (typeof r.tool === 'string' && !registry.get(r.tool)) throw new Error(`route ${r.method} ${r.path} names unknown tool ${r.tool}`);
     const status = r.status ?? 200;
-    const hasBody = r.method !== 'GET';
+    const readsBody = r.method !== 'GET';
     router.add(r.method, r.path, async (req: IncomingMessage, res: ServerResponse, m, rawQuery) => {
       const parts: RequestParts = { path: m.params, query: parseQuery(rawQuery), body: undefined, headers: req.headers };
       try {
-        if (hasBody) parts.body = await readJsonBody(req, opts.maxBodyBytes);
+        const upload = readsBody ? await readUpload(r, req, opts.maxBodyBytes) : undefined;
+        if (readsBody && !upload) parts.body = await readJsonBody(req, opts.maxBodyBytes);
         const name = toolName(r, parts, registry);
         parts.query = coerceQuery(parts.query, registry.get(name)!.inputJsonSchema);
-        const out = await registry.call(name, buildInput(r, parts), credentialsOf(req, 'rest', opts.trustProxy));
+        const out = await registry.call(name, buildInput(r, parts), credentialsOf(req, 'rest', opts.trustProxy), { upload });
         if (isFileResult(out.result)) sendFile(res, out.result, out.meta.headers, req.headers);
         else if (r.html && prefersHtml(req.headers.accept)) sendHtml(res, status, r.html(out.result), out.meta.headers);
         else sendJson(res, status, out.result, out.meta.headers);

@@ -1,7 +1,7 @@
-// Reads a request body as UTF-8 up to a byte cap; null when the cap is exceeded (the caller answers 413).
+// Reads a request body up to a byte cap; null when the cap is exceeded (the caller answers 413).
 import type { IncomingMessage } from 'node:http';
 
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null> {
+export function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -22,7 +22,13 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(over ? null : chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(over ? null : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
+}
+
+/** The body as UTF-8 text. */
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null> {
+  const bytes = await readBytes(req, maxBytes);
+  return bytes === null ? null : bytes.toString('utf8');
 }

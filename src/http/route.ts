@@ -33,6 +33,11 @@ export interface Route {
   /** When set, a client preferring text/html gets this rendering of the result instead of JSON. */
   html?: (result: unknown) => string;
   summary?: string;
+  /**
+   * The route also takes a non-JSON body as raw bytes (the call's upload, its type from Content-Type), with
+   * the other fields in the query string.
+   */
+  upload?: boolean;
   /** Hidden from /openapi.json (internal aliases). */
   hidden?: boolean;
 }

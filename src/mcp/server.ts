@@ -138,7 +138,7 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
     const credentials = withMetaPayment(opts.credentials(extra), req.params._meta);
     try {
-      const out = await registry.call(tool.name, req.params.arguments ?? {}, credentials, extra.signal);
+      const out = await registry.call(tool.name, req.params.arguments ?? {}, credentials, { signal: extra.signal });
       return textResult(out.result, false, out.meta.meta);
     } catch (err) {
       const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');

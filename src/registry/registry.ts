@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { GatewayError, toGatewayError, validationError, type ValidationIssue } from '../errors.js';
-import type { AgentRef, CallMeta, Caller, Credentials, Tool, ToolContext } from './types.js';
+import type { AgentRef, CallMeta, CallOptions, Caller, Credentials, Tool, ToolContext } from './types.js';
 
 /** The billing step for `paid` tools (filled in by src/billing). */
 export interface ChargeStep {
@@ -34,7 +34,7 @@ export interface CallOutcome {
 export interface RegistryDeps {
   resolveAgent(secret: string): Promise<AgentRef | null>;
   /** What every handler sees besides the per-call fields (db, clock, config, log, services). */
-  base: Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal'>;
+  base: Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal' | 'upload'>;
 }
 
 const noCharge: ChargeStep = {
@@ -101,11 +101,11 @@ export class Registry {
     return { agent, badBearer: agent === null, credentials };
   }
 
-  async call(name: string, input: unknown, credentials: Credentials, signal?: AbortSignal): Promise<CallOutcome> {
-    return this.invoke(name, input, await this.resolve(credentials), signal);
+  async call(name: string, input: unknown, credentials: Credentials, opts: CallOptions = {}): Promise<CallOutcome> {
+    return this.invoke(name, input, await this.resolve(credentials), opts);
   }
 
-  async invoke(name: string, input: unknown, caller: Caller, signal?: AbortSignal): Promise<CallOutcome> {
+  async invoke(name: string, input: unknown, caller: Caller, { signal, upload }: CallOptions = {}): Promise<CallOutcome> {
     const tool = this.tools.get(name);
     if (!tool) throw new GatewayError('not_found', `Unknown tool: ${name}`);
     const started = performance.now();
@@ -126,7 +126,9 @@ export class Registry {
         caller,
         meta,
         signal,
-        call: async (inner, innerInput) => (await this.invoke(inner, innerInput, caller, signal)).result,
+        upload,
+        // An inner call gets the caller and the signal, never the outer call's upload.
+        call: async (inner, innerInput) => (await this.invoke(inner, innerInput, caller, { signal })).result,
       };
       const result = await tool.handler(args, ctx);
       if (charge) {

@@ -103,6 +103,19 @@ export interface ToolContext {
   call(name: string, input: unknown): Promise<unknown>;
   meta: CallMeta;
   signal?: AbortSignal;
+  /** Raw request bytes a REST route accepted instead of a JSON body (artifact uploads); never over MCP or A2A. */
+  upload?: Upload;
+}
+
+export interface Upload {
+  bytes: Buffer;
+  /** The request's Content-Type. */
+  contentType: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  upload?: Upload;
 }
 
 /** A result that is bytes rather than JSON (artifact downloads); REST sends it as an attachment. */

@@ -44,12 +44,70 @@ describe('POST /artifacts', () => {
     expect(Date.parse(short.body.expires_at) - gw.clock.now()).toBe(60_000);
   });
 
+  it('decodes base64 in its usual spellings and refuses anything else', async () => {
+    const bytes = Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256));
+    const std = bytes.toString('base64');
+    const spellings = [std, bytes.toString('base64url'), std.replace(/=+$/, ''), std.replace(/(.{76})/g, '$1\n'), ` ${std} `];
+    for (const base64 of spellings) {
+      const r = await create({ base64 });
+      expect(r.status, JSON.stringify(base64.slice(0, 20))).toBe(201);
+      expect(r.body.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+    // One stray character anywhere, at any length, is refused rather than skipped.
+    for (const bad of [`${std.slice(0, 100)}!${std.slice(100)}`, `${std.slice(0, 101)}*${std.slice(101)}`, 'YWJj.ZGVm', 'YQ=YQ==', 'Y']) {
+      const r = await create({ base64: bad });
+      expect(r.status, bad.slice(0, 20)).toBe(422);
+      expect(r.body.detail[0].loc).toEqual(['body', 'base64']);
+    }
+  });
+
   it('422 for bad input', async () => {
     expect((await create({})).status).toBe(422);
     expect((await create({ text: 'a', base64: 'YQ==' })).status).toBe(422);
     expect((await create({ base64: 'not base64!!' })).status).toBe(422);
     expect((await create({ text: 'a', content_type: 'text/html<script>' })).status).toBe(422);
     expect((await create({ text: 'a', ttl_seconds: 0 })).status).toBe(422);
+  });
+});
+
+describe('POST /artifacts with the raw bytes as the body', () => {
+  const upload = (body: Buffer | string, contentType: string, query = '', secret?: string) =>
+    fetch(`${gw.url}/artifacts${query}`, { method: 'POST', headers: { 'content-type': contentType, ...(secret ? { authorization: `Bearer ${secret}` } : {}) }, body });
+
+  it('stores the exact bytes with the request type, and filename and ttl from the query', async () => {
+    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
+    const r = await upload(bytes, 'image/png', '?filename=pic.png&ttl_seconds=120', a.secret);
+    expect(r.status).toBe(201);
+    const meta = (await r.json()) as any;
+    expect(meta).toMatchObject({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), content_type: 'image/png', filename: 'pic.png' });
+    expect(Date.parse(meta.expires_at) - gw.clock.now()).toBe(120_000);
+    const got = await fetch(meta.url);
+    expect(got.headers.get('content-type')).toBe('image/png');
+    expect(got.headers.get('content-disposition')).toContain('pic.png');
+    expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it('takes text/plain as bytes too, and falls back to octet-stream for a type it cannot serve', async () => {
+    const t = (await (await upload('plain words', 'text/plain; charset=utf-8')).json()) as any;
+    expect(t).toMatchObject({ bytes: 11, content_type: 'text/plain; charset=utf-8', filename: 'artifact.bin' });
+    const odd = (await (await upload('x', 'nonsense<script>')).json()) as any;
+    expect(odd.content_type).toBe('application/octet-stream');
+  });
+
+  it('applies the same limits (413) and refuses content given twice (422)', async () => {
+    expect((await upload(Buffer.alloc(MB, 3), 'application/octet-stream')).status).toBe(201);
+    const over = await upload(Buffer.alloc(MB + 1, 3), 'application/octet-stream');
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as any).error.limit).toBe(MB);
+    expect((await upload(Buffer.alloc(5 * MB + 1, 3), 'application/octet-stream', '', a.secret)).status).toBe(413);
+    const twice = await upload('bytes', 'application/octet-stream', '?text=more');
+    expect(twice.status).toBe(422);
+    expect(((await twice.json()) as any).error.message).toMatch(/request body is the content/);
+    expect((await upload('x', 'application/octet-stream', '?ttl_seconds=0')).status).toBe(422);
+  });
+
+  it('leaves other routes JSON-only (415)', async () => {
+    expect((await api(gw.url, 'PUT', '/memory/notes/k', { raw: 'v', headers: { 'content-type': 'text/plain' }, secret: a.secret })).status).toBe(415);
   });
 });
 

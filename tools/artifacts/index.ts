@@ -7,7 +7,26 @@ import { OwnerHandle } from '../memory/limits.js';
 import { AGENT_MAX_BYTES, AGENT_MAX_TTL, ANON_MAX_BYTES, ANON_MAX_TTL, describeArtifact, storeArtifact } from './service.js';
 import { artifactById, countArtifacts, listArtifacts } from './store.js';
 
+const ContentType = z
+  .string()
+  .max(100)
+  .regex(/^[\w.+-]+\/[\w.+-]+(\s*;\s*[\w-]+=[\w.-]+)?$/, 'a MIME type such as text/plain');
+
 const BASE64 = /^[A-Za-z0-9+/\-_]*={0,2}$/;
+
+const invalid = (loc: string, msg: string) => new GatewayError('validation_error', msg, { detail: [{ loc: ['body', loc], msg, type: 'value_error' }] });
+
+/** The bytes of base64 text (standard or URL-safe, whitespace ignored); 422 when it is not base64. */
+function decodeBase64(text: string): Buffer {
+  // Fast path without scanning the text twice: Node skips characters that are not base64, so only a clean
+  // string (of a length base64 can have) decodes to exactly the bytes its length promises.
+  const bytes = Buffer.from(text, 'base64');
+  const chars = text.length - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
+  if (chars % 4 !== 1 && bytes.length === Math.floor((chars * 3) / 4)) return bytes;
+  const clean = text.replace(/\s+/g, '');
+  if (!BASE64.test(clean) || clean.replace(/=+$/, '').length % 4 === 1) throw invalid('base64', 'base64 is not valid base64.');
+  return Buffer.from(clean, 'base64');
+}
 
 export const artifactCreate = defineTool({
   name: 'artifact_create',
@@ -16,29 +35,24 @@ export const artifactCreate = defineTool({
   description:
     'Stores text or base64 bytes behind an unguessable URL (/artifacts/<id>) that anyone holding it can download as an ' +
     `attachment until it expires. Anonymous: up to ${ANON_MAX_BYTES / 1024 / 1024} MB for 24 h; registered agents: up to ` +
-    `${AGENT_MAX_BYTES / 1024 / 1024} MB for 7 days (413 over). Returns id, url, bytes, sha256, expires_at.`,
-  input: z
-    .object({
-      text: z.string().optional().describe('UTF-8 text content.'),
-      base64: z.string().optional().describe('Binary content, base64 (standard or URL-safe).'),
-      filename: z.string().min(1).max(200).optional().describe('Download file name.'),
-      content_type: z
-        .string()
-        .max(100)
-        .regex(/^[\w.+-]+\/[\w.+-]+(\s*;\s*[\w-]+=[\w.-]+)?$/, 'a MIME type such as text/plain')
-        .optional()
-        .describe('MIME type (default text/plain for text, application/octet-stream for bytes).'),
-      ttl_seconds: z.number().int().min(1).optional().describe('Lifetime in seconds (capped at the limit for the caller).'),
-    })
-    .refine((v) => (v.text === undefined) !== (v.base64 === undefined), { message: 'give exactly one of text or base64', path: ['text'] }),
+    `${AGENT_MAX_BYTES / 1024 / 1024} MB for 7 days (413 over). Returns id, url, bytes, sha256, expires_at. Over REST the ` +
+    'bytes may also be the raw request body (any non-JSON Content-Type), with filename and ttl_seconds in the query.',
+  input: z.object({
+    text: z.string().optional().describe('UTF-8 text content.'),
+    base64: z.string().optional().describe('Binary content, base64 (standard or URL-safe).'),
+    filename: z.string().min(1).max(200).optional().describe('Download file name.'),
+    content_type: ContentType.optional().describe('MIME type (default text/plain for text, application/octet-stream for bytes, the request type for a raw body).'),
+    ttl_seconds: z.number().int().min(1).optional().describe('Lifetime in seconds (capped at the limit for the caller).'),
+  }),
   auth: 'optional_owner',
   annotations: { destructiveHint: false, idempotentHint: false },
   handler: async (input, ctx) => {
     const agent = ctx.caller.agent;
-    if (input.base64 !== undefined && !BASE64.test(input.base64.replace(/\s+/g, ''))) {
-      throw new GatewayError('validation_error', 'base64 is not valid base64.', { detail: [{ loc: ['base64'], msg: 'not base64', type: 'value_error' }] });
-    }
-    const bytes = input.text !== undefined ? Buffer.from(input.text, 'utf8') : Buffer.from(input.base64!.replace(/\s+/g, ''), 'base64');
+    const upload = ctx.upload;
+    const given = Number(input.text !== undefined) + Number(input.base64 !== undefined) + Number(upload !== undefined);
+    if (given !== 1) throw invalid('text', upload ? 'the request body is the content: give no text or base64 beside it' : 'give exactly one of text or base64');
+    const bytes = upload ? upload.bytes : input.text !== undefined ? Buffer.from(input.text, 'utf8') : decodeBase64(input.base64!);
+    const uploadType = upload && ContentType.safeParse(upload.contentType.trim()).success ? upload.contentType.trim() : undefined;
     const max = agent ? AGENT_MAX_BYTES : ANON_MAX_BYTES;
     if (bytes.length > max) {
       throw new GatewayError('payload_too_large', `The artifact is ${bytes.length} bytes; the limit is ${max}${agent ? '' : ' for anonymous uploads (register for 5 MB)'}.`, {
@@ -48,7 +62,7 @@ export const artifactCreate = defineTool({
     const maxTtl = agent ? AGENT_MAX_TTL : ANON_MAX_TTL;
     return storeArtifact(ctx, {
       bytes,
-      contentType: input.content_type ?? (input.text !== undefined ? 'text/plain; charset=utf-8' : 'application/octet-stream'),
+      contentType: input.content_type ?? uploadType ?? (input.text !== undefined ? 'text/plain; charset=utf-8' : 'application/octet-stream'),
       filename: input.filename ?? (input.text !== undefined ? 'artifact.txt' : 'artifact.bin'),
       ttlSeconds: Math.min(input.ttl_seconds ?? maxTtl, maxTtl),
       agentId: agent?.id ?? null,
