@@ -1,6 +1,6 @@
 // Bytes live behind a small content-addressed store (key = sha256); metadata lives in the database.
 // The filesystem store keeps blobs under <data dir>/blobs/ab/cd/<sha256>, written atomically.
-import { createHash, randomBytes, webcrypto } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { BlobCache } from './blob-cache.js';
@@ -15,17 +15,16 @@ export interface BlobStore {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
-// Hashing a large blob on the libuv pool (WebCrypto) keeps the event loop free; small ones hash inline.
-const OFF_THREAD_HASH = 64 * 1024;
-
-export async function sha256Hex(bytes: Buffer): Promise<string> {
-  if (bytes.length < OFF_THREAD_HASH) return createHash('sha256').update(bytes).digest('hex');
-  return Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
-}
+// Inline on purpose: SHA-256 runs at about 1 GB/s here (under 1 ms for a megabyte), and WebCrypto's
+// "off-thread" digest copies the input on the event loop first, which measured slower under upload load.
+export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 export class FsBlobStore implements BlobStore {
-  // 32 MB of recent blobs up to 2 MB each: repeated downloads of a fresh artifact skip the disk.
+  // 32 MB of recently downloaded blobs up to 2 MB each: repeated downloads skip the disk. Uploads are not
+  // cached: holding every new megabyte made the garbage collector the largest cost of an upload.
   private readonly cache = new BlobCache(32 * 1024 * 1024, 2 * 1024 * 1024);
+  // Fan-out directories known to exist, so a put costs one write and one rename.
+  private readonly dirs = new Set<string>();
 
   constructor(private readonly dir: string) {}
 
@@ -45,15 +44,27 @@ export class FsBlobStore implements BlobStore {
   }
 
   async put(bytes: Buffer): Promise<string> {
-    const sha256 = await sha256Hex(bytes);
+    const sha256 = sha256Hex(bytes);
     if (await this.has(sha256)) return sha256;
     const file = this.file(sha256);
-    await fs.mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    await fs.writeFile(tmp, bytes, { mode: 0o600 });
+    await this.writeNew(tmp, bytes);
     await fs.rename(tmp, file);
-    this.cache.set(sha256, bytes);
     return sha256;
+  }
+
+  private async writeNew(file: string, bytes: Buffer): Promise<void> {
+    const dir = path.dirname(file);
+    if (!this.dirs.has(dir)) await fs.mkdir(dir, { recursive: true });
+    try {
+      await fs.writeFile(file, bytes, { mode: 0o600 });
+    } catch (err) {
+      // Someone removed the directory since we made it: make it again, once.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(file, bytes, { mode: 0o600 });
+    }
+    this.dirs.add(dir);
   }
 
   async get(sha256: string): Promise<Buffer | null> {
