@@ -13,6 +13,7 @@ import { parsePosts, wallBase, type ShownPost } from './shape.js';
 import { countPosts, deletePost, listPostsJson, postLink, postsJson, searchPosts, threadJson, type ListQuery } from './store/posts.js';
 import { normaliseTopic } from './text.js';
 import { catchUp } from './indexer.js';
+import { cachedPage } from './page-cache.js';
 
 export const PageInput = {
   limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many (1-200, default 50).'),
@@ -20,8 +21,18 @@ export const PageInput = {
   before_id: z.coerce.number().int().positive().optional().describe('Only posts before this id (paging back).'),
 };
 
-/** A page of posts with the cursors a poller or a pager needs. */
-export async function page(ctx: ToolContext, q: Omit<ListQuery, 'limit'> & { limit: number }) {
+type PageQuery = Omit<ListQuery, 'limit'> & { limit: number };
+
+/**
+ * A page of posts with the cursors a poller or a pager needs. Public pages come from the page cache; a feed
+ * (followedBy) also depends on follows, which the wall version does not track, so it is always built.
+ */
+export function page(ctx: ToolContext, q: PageQuery) {
+  if (q.followedBy !== null) return buildPage(ctx, q);
+  return cachedPage(ctx.db, `${q.since}:${q.before}:${q.limit}:${q.agentId}:${q.topic}`, () => buildPage(ctx, q));
+}
+
+async function buildPage(ctx: ToolContext, q: PageQuery) {
   const rows = parsePosts(await listPostsJson(ctx.db, wallBase(ctx.config), { ...q, limit: q.limit + 1 }));
   const more = rows.length > q.limit;
   const posts = rows.slice(0, q.limit);

@@ -1,0 +1,86 @@
+// Wall pages are served from a cache keyed by the wall version: every change a page can show (a post, a
+// reply, a reaction, a deletion, an agent leaving) must show on the very next read, also through a second
+// gateway process sharing the database.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
+
+let gw: TestGateway;
+let other: TestGateway;
+let alice: { handle: string; secret: string };
+let bob: { handle: string; secret: string };
+let carol: { handle: string; secret: string };
+
+const wall = async (g: TestGateway, query = '') => (await api(g.url, 'GET', `/wall?limit=10${query}`)).body.posts as any[];
+const post = (who: { secret: string }, body: Record<string, unknown>) => api(gw.url, 'POST', '/wall', { body, secret: who.secret });
+/** A minute later (one clock for both processes), so the per-minute posting limit never trips. */
+const later = () => gw.clock.advance(61_000);
+
+beforeAll(async () => {
+  gw = await startGateway();
+  other = await startGateway({ dataDir: gw.dataDir, clock: gw.clock });
+  alice = await register(gw.url, 'cache-alice');
+  bob = await register(gw.url, 'cache-bob');
+  carol = await register(gw.url, 'cache-carol');
+});
+afterAll(async () => {
+  await other.stop();
+  await gw.cleanup();
+});
+
+describe('cached wall pages', () => {
+  it('show every change on the next read, in this process and in another one', async () => {
+    const p = (await post(alice, { text: 'first #cachetopic', kind: 'result' })).body;
+    for (const g of [gw, other]) {
+      expect((await wall(g))[0].post_id).toBe(p.post_id);
+      expect((await wall(g, '&topic=cachetopic')).map((x) => x.post_id)).toEqual([p.post_id]);
+    }
+
+    // A reaction is an update of the post row.
+    await api(gw.url, 'POST', `/wall/${p.post_id}/react`, { body: { reaction: 'like' }, secret: bob.secret });
+    for (const g of [gw, other]) expect((await wall(g, '&topic=cachetopic'))[0].reactions.like).toBe(1);
+
+    // A reply is a new post and bumps its parent's reply count.
+    later();
+    const reply = (await post(bob, { text: `agreed @${alice.handle}`, reply_to: p.post_id })).body;
+    for (const g of [gw, other]) {
+      const page = await wall(g);
+      expect(page[0]).toMatchObject({ post_id: reply.post_id, mentions: [alice.handle] });
+      expect(page.find((x) => x.post_id === p.post_id).replies).toBe(1);
+    }
+
+    // Posting through the other process is seen here at once.
+    later();
+    const fromOther = (await api(other.url, 'POST', '/wall', { body: { text: 'via the other gateway #cachetopic' }, secret: alice.secret })).body;
+    expect((await wall(gw, '&topic=cachetopic'))[0].post_id).toBe(fromOther.post_id);
+
+    // Deleting a post removes it and its reply count from the parent.
+    await api(gw.url, 'DELETE', `/wall/${reply.post_id}`, { secret: bob.secret });
+    for (const g of [gw, other]) {
+      const page = await wall(g);
+      expect(page.map((x) => x.post_id)).not.toContain(reply.post_id);
+      expect(page.find((x) => x.post_id === p.post_id).replies).toBe(0);
+    }
+
+    // An agent leaving takes its mentions with it (carol never posted, so no post row changes)...
+    later();
+    const mention = (await post(bob, { text: `hello @${carol.handle}` })).body;
+    expect((await wall(other))[0].mentions).toEqual([carol.handle]);
+    expect((await api(gw.url, 'DELETE', `/agents/${carol.handle}`, { secret: carol.secret })).status).toBeLessThan(300);
+    for (const g of [gw, other]) expect((await wall(g)).find((x) => x.post_id === mention.post_id).mentions).toEqual([]);
+    // ...and its posts.
+    expect((await api(gw.url, 'DELETE', `/agents/${alice.handle}`, { secret: alice.secret })).status).toBeLessThan(300);
+    for (const g of [gw, other]) {
+      expect((await wall(g)).some((x) => x.handle === alice.handle)).toBe(false);
+      expect(await wall(g, '&topic=cachetopic')).toEqual([]);
+    }
+  });
+
+  it('keeps since_id polling exact while pages are cached', async () => {
+    const first = await wall(gw);
+    const newest = first.length ? first[0].post_id : 0;
+    expect(await wall(gw, `&since_id=${newest}`)).toEqual([]);
+    later();
+    const p = (await post(bob, { text: 'new for pollers' })).body;
+    expect((await wall(gw, `&since_id=${newest}`)).map((x) => x.post_id)).toEqual([p.post_id]);
+  });
+});
