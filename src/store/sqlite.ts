@@ -9,10 +9,24 @@ import { WriteQueue } from './write-queue.js';
 
 const STATEMENT_CACHE = 256;
 
-/** One sqlite3 connection with a small cache of prepared statements. */
+/**
+ * One sqlite3 connection with a small cache of prepared statements, running one statement at a time. The
+ * driver would run several at once on the libuv pool, where all but one wait for the connection's mutex,
+ * each holding a pool thread: a burst of reads then left the writer (and fs work) queued behind them.
+ */
 class Connection implements Queryable {
   private readonly cache = new Map<string, Promise<sqlite3.Statement>>();
+  private tail: Promise<unknown> = Promise.resolve();
+  /** Statements queued or running, for picking the least busy reader. */
+  pending = 0;
   constructor(readonly raw: sqlite3.Database) {}
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    this.pending++;
+    const run = this.tail.then(fn, fn).finally(() => this.pending--);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
 
   static open(file: string, mode: number): Promise<Connection> {
     return new Promise((resolve, reject) => {
@@ -41,9 +55,7 @@ class Connection implements Queryable {
   // because a half-read cached statement would pin an old WAL snapshot for the whole connection.
   async all<T>(sql: string, params: Params = []): Promise<T[]> {
     const st = await this.statement(sql);
-    return new Promise((resolve, reject) => {
-      st.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
-    });
+    return this.serial(() => new Promise((resolve, reject) => st.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)))));
   }
 
   async get<T>(sql: string, params: Params = []): Promise<T | undefined> {
@@ -53,19 +65,23 @@ class Connection implements Queryable {
 
   async run(sql: string, params: Params = []): Promise<RunResult> {
     const st = await this.statement(sql);
-    return new Promise((resolve, reject) => {
-      st.run(params, function (this: sqlite3.RunResult, err: Error | null) {
-        if (err) reject(err);
-        else resolve({ changes: this.changes, lastId: this.lastID });
-      });
-    });
+    return this.serial(
+      () =>
+        new Promise((resolve, reject) => {
+          st.run(params, function (this: sqlite3.RunResult, err: Error | null) {
+            if (err) reject(err);
+            else resolve({ changes: this.changes, lastId: this.lastID });
+          });
+        }),
+    );
   }
 
   exec(sql: string): Promise<void> {
-    return new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(err) : resolve())));
+    return this.serial(() => new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(err) : resolve()))));
   }
 
   async close(): Promise<void> {
+    await this.tail;
     const statements = [...this.cache.values()];
     this.cache.clear();
     for (const st of statements) {
@@ -111,10 +127,13 @@ export class SqliteDb implements Db {
     return new SqliteDb(file, writer, readers);
   }
 
+  /** The reader with the fewest statements waiting (round robin among equals). */
   private reader(): Connection {
     if (this.readers.length === 0) return this.writer;
     this.next = (this.next + 1) % this.readers.length;
-    return this.readers[this.next];
+    let best = this.readers[this.next];
+    for (const r of this.readers) if (r.pending < best.pending) best = r;
+    return best;
   }
 
   private write<T>(fn: () => Promise<T>): Promise<T> {
