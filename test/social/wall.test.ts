@@ -32,6 +32,10 @@ describe('posting', () => {
     const mention = (await tray(bob, 'mention'))[0];
     expect(mention).toMatchObject({ kind: 'mention', data: { from: 'alice', post_id: r.body.post_id } });
     expect(await tray(carol)).toEqual([]);
+    // The mention is recorded by the insert trigger, which leaves no agent id behind in the post row.
+    expect((await api(gw.url, 'GET', `/wall/${r.body.post_id}`)).body.post.mentions).toEqual(['bob']);
+    const row = await gw.gateway.db.get<{ mention_ids: string | null }>('SELECT mention_ids FROM wall_posts WHERE id = ?', [r.body.post_id]);
+    expect(row).toEqual({ mention_ids: null });
   });
 
   it('caps mentions per post at 10 and never notifies the author', async () => {

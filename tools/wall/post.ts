@@ -10,7 +10,7 @@ import { award, utcDay } from '../xp/award.js';
 import { checkBadges, type Metric } from '../xp/badges.js';
 import { MENTIONS_MAX, POSTS_PER_HOUR, POSTS_PER_MINUTE, PostId, TEXT_MAX, WallBody } from './limits.js';
 import { parsePosts, postUrl, shapeNewPost, wallBase } from './shape.js';
-import { agentsByHandles, insertMentions, insertPost, postLink, postsJson } from './store/posts.js';
+import { agentsByHandles, insertPost, postLink, postsJson } from './store/posts.js';
 import { mentionCandidates, plainText, topicsOf } from './text.js';
 import { kickIndexer } from './indexer.js';
 
@@ -71,13 +71,7 @@ export async function createPost(ctx: ToolContext, input: PostInput) {
     threadRoot: parent ? (parent.thread_root ?? parent.id) : null,
     now: ctx.clock.now(),
   };
-  const id = mentioned.length
-    ? await ctx.db.transaction(async (tx) => {
-        const postId = await insertPost(tx, post);
-        await insertMentions(tx, postId, mentioned.map((m) => m.id));
-        return postId;
-      })
-    : await insertPost(ctx.db, post);
+  const id = await insertPost(ctx.db, post, mentioned.map((m) => m.id));
   kickIndexer(ctx.db);
   try {
     await afterPost(ctx, id, input.kind, mentioned, parent, quoted);

@@ -13,22 +13,16 @@ export interface NewPost {
   now: number;
 }
 
-/** Writes a post and returns its id; the insert trigger fills topics, counters and the search index. */
-export async function insertPost(q: Queryable, p: NewPost): Promise<number> {
+/**
+ * Writes a post with its mentions in one statement and returns its id; triggers fill topics, counters and
+ * the mentions of agents that still exist (an agent deleted meanwhile is skipped, not an error).
+ */
+export async function insertPost(q: Queryable, p: NewPost, mentionIds: string[] = []): Promise<number> {
   const row = await q.get<{ id: number }>(
-    'INSERT INTO wall_posts (agent_id, kind, text, topics, reply_to, quote_of, thread_root, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
-    [p.agentId, p.kind, p.text, JSON.stringify(p.topics), p.replyTo, p.quoteOf, p.threadRoot, p.now],
+    'INSERT INTO wall_posts (agent_id, kind, text, topics, reply_to, quote_of, thread_root, created_at, mention_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+    [p.agentId, p.kind, p.text, JSON.stringify(p.topics), p.replyTo, p.quoteOf, p.threadRoot, p.now, mentionIds.length ? JSON.stringify(mentionIds) : null],
   );
   return row!.id;
-}
-
-/** Records mentions of agents that still exist (a handle deleted meanwhile is skipped, not an error). */
-export async function insertMentions(q: Queryable, postId: number, agentIds: string[]): Promise<void> {
-  if (agentIds.length === 0) return;
-  await q.run('INSERT OR IGNORE INTO wall_mentions (post_id, agent_id) SELECT ?, id FROM agents WHERE id IN (SELECT value FROM json_each(?))', [
-    postId,
-    JSON.stringify(agentIds),
-  ]);
 }
 
 const ISO = (c: string) => `strftime('%Y-%m-%dT%H:%M:%S', ${c} / 1000, 'unixepoch') || '.' || printf('%03d', ${c} % 1000) || 'Z'`;
