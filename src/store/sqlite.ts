@@ -22,7 +22,6 @@ class Connection implements Queryable {
   constructor(readonly raw: sqlite3.Database) {}
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    if (process.env.X_PAR) return fn();
     this.pending++;
     const run = this.tail.then(fn, fn).finally(() => this.pending--);
     this.tail = run.catch(() => undefined);
