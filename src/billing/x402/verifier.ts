@@ -6,9 +6,10 @@
 import type { x402Facilitator } from '@x402/core/facilitator';
 import type { PaymentRequirements } from '@x402/core/types';
 import { authorizationTypes, eip3009ABI } from '@x402/evm';
-import { concat, getAddress, hashDomain, hashStruct, isAddressEqual, keccak256, recoverAddress, type Hex } from 'viem';
+import { concat, getAddress, hashDomain, hashStruct, hexToBytes, keccak256, type Hex } from 'viem';
 import { GatewayError } from '../../errors.js';
 import { rpcTrace, type ChainClient, type RpcTrace } from './chain.js';
+import { signedBy } from './ecdsa.js';
 import type { DecodedPayment } from './payload.js';
 import type { PayerViews } from './payer-view.js';
 import { PaymentRejected, Reason } from './reasons.js';
@@ -40,7 +41,11 @@ function domainSeparator(req: PaymentRequirements, chainId: number): Hex {
   return sep;
 }
 
-/** True when a plain 65-byte ECDSA signature over the authorization (EIP-712) recovers `from`. */
+/**
+ * True when a plain 65-byte ECDSA signature over the authorization (EIP-712) recovers `from` as the token's
+ * ecrecover would (see ecdsa.ts). False sends the payment down the full (chain) verification, which also
+ * covers smart-wallet signatures.
+ */
 export async function ecdsaRecoversPayer(d: DecodedPayment, req: PaymentRequirements, chainId: number): Promise<boolean> {
   if (d.signature.length !== 132) return false;
   const a = d.authorization;
@@ -57,8 +62,7 @@ export async function ecdsaRecoversPayer(d: DecodedPayment, req: PaymentRequirem
         nonce: a.nonce as Hex,
       },
     });
-    const signer = await recoverAddress({ hash: keccak256(concat(['0x1901', domainSeparator(req, chainId), struct])), signature: d.signature });
-    return isAddressEqual(signer, getAddress(a.from));
+    return signedBy(hexToBytes(keccak256(concat(['0x1901', domainSeparator(req, chainId), struct]))), d.signature, a.from);
   } catch {
     return false;
   }
