@@ -153,7 +153,7 @@ export async function x402(): Promise<string> {
       const v50 = (r: Run) => pct(r.samples.filter((s) => s.status === 200).map((s) => s.verify!), 50);
       out.push(
         `- verification adds ${f(v50(sequential))} ms at p50 one call at a time, ${f(v50(paid))} ms with ${CONCURRENCY} concurrent clients (target < 5 ms); ` +
-          `one secp256k1 recovery of the authorization signature alone costs ${f(floor)} ms on this machine (viem/noble, measured here)`,
+          `a full secp256k1 recovery costs ${f(floor)} ms on this machine (viem/noble, measured here); only a payer's first payment needs one, later ones check against its kept key`,
       );
       out.push(`- paid calls/s: ${f(paid.calls / paid.seconds, 1)} vs ${f(apiKey.calls / apiKey.seconds, 1)} with an API key (${f(paid.calls / paid.seconds / (apiKey.calls / apiKey.seconds))}×); each paid call waits for its own on-chain receipt`);
       out.push(
