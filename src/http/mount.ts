@@ -74,6 +74,11 @@ function locate(err: GatewayError, r: Route, parts: RequestParts): GatewayError 
 async function readUpload(r: Route, req: IncomingMessage, maxBytes: number): Promise<Upload | undefined> {
   const contentType = req.headers['content-type'];
   if (!r.upload || !hasBody(req) || contentType === undefined || isJsonType(contentType)) return undefined;
+  // A form upload would store its multipart envelope, not the file: say how to send it instead.
+  if (/^multipart\//i.test(contentType.trim())) {
+    req.resume();
+    throw new GatewayError('unsupported_media_type', 'Multipart forms are not taken: send the file itself as the body (curl --data-binary @file) or JSON with base64.');
+  }
   const bytes = await readBytes(req, maxBytes);
   if (bytes === null) throw tooLarge(maxBytes);
   return { bytes, contentType };

@@ -94,6 +94,18 @@ describe('POST /artifacts with the raw bytes as the body', () => {
     expect(odd.content_type).toBe('application/octet-stream');
   });
 
+  it("stores curl's default form type as octet-stream, and refuses a multipart form with how to send the file", async () => {
+    const bytes = Buffer.from('line one\nline two\n\u0000binary');
+    const meta = (await (await upload(bytes, 'application/x-www-form-urlencoded')).json()) as any;
+    expect(meta.content_type).toBe('application/octet-stream');
+    expect(Buffer.from(await (await fetch(meta.url)).arrayBuffer()).equals(bytes)).toBe(true);
+    const form = new FormData();
+    form.append('file', new Blob(['hello']), 'hello.txt');
+    const r = await fetch(`${gw.url}/artifacts`, { method: 'POST', body: form });
+    expect(r.status).toBe(415);
+    expect(((await r.json()) as any).error.message).toMatch(/--data-binary/);
+  });
+
   it('applies the same limits (413) and refuses content given twice (422)', async () => {
     expect((await upload(Buffer.alloc(MB, 3), 'application/octet-stream')).status).toBe(201);
     const over = await upload(Buffer.alloc(MB + 1, 3), 'application/octet-stream');

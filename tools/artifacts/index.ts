@@ -14,6 +14,15 @@ const ContentType = z
 
 const BASE64 = /^[A-Za-z0-9+/\-_]*={0,2}$/;
 
+/** curl's type for --data-binary without -H: it says nothing about the bytes, so they are stored as octet-stream. */
+const FORM_DEFAULT = /^\s*application\/x-www-form-urlencoded\s*(;|$)/i;
+
+/** The type a raw body is stored with: its Content-Type when that is a real MIME type for it, else none. */
+function typeOfUpload(contentType: string): string | undefined {
+  const t = contentType.trim();
+  return !FORM_DEFAULT.test(t) && ContentType.safeParse(t).success ? t : undefined;
+}
+
 const invalid = (loc: string, msg: string) => new GatewayError('validation_error', msg, { detail: [{ loc: ['body', loc], msg, type: 'value_error' }] });
 
 /** The bytes of base64 text (standard or URL-safe, whitespace ignored); 422 when it is not base64. */
@@ -52,7 +61,7 @@ export const artifactCreate = defineTool({
     const given = Number(input.text !== undefined) + Number(input.base64 !== undefined) + Number(upload !== undefined);
     if (given !== 1) throw invalid('text', upload ? 'the request body is the content: give no text or base64 beside it' : 'give exactly one of text or base64');
     const bytes = upload ? upload.bytes : input.text !== undefined ? Buffer.from(input.text, 'utf8') : decodeBase64(input.base64!);
-    const uploadType = upload && ContentType.safeParse(upload.contentType.trim()).success ? upload.contentType.trim() : undefined;
+    const uploadType = upload ? typeOfUpload(upload.contentType) : undefined;
     const max = agent ? AGENT_MAX_BYTES : ANON_MAX_BYTES;
     if (bytes.length > max) {
       throw new GatewayError('payload_too_large', `The artifact is ${bytes.length} bytes; the limit is ${max}${agent ? '' : ' for anonymous uploads (register for 5 MB)'}.`, {
