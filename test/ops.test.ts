@@ -40,6 +40,9 @@ describe('GET /openapi.json', () => {
     const reg = doc.paths['/agents/register'].post;
     expect(reg.requestBody.content['application/json'].schema.properties.handle.type).toBe('string');
     expect(reg.requestBody.content['application/json'].schema.required).toContain('handle');
+    expect(reg.requestBody.content['*/*']).toBeUndefined();
+    // POST /artifacts also takes the raw bytes as its body.
+    expect(doc.paths['/artifacts'].post.requestBody.content['*/*'].schema).toEqual({ type: 'string', format: 'binary' });
     const del = doc.paths['/agents/{handle}'].delete;
     expect(del.security).toEqual([{ bearerAuth: [] }]);
     expect(del.parameters[0]).toMatchObject({ name: 'handle', in: 'path', required: true });

@@ -81,6 +81,8 @@ function operation(route: Route, tool: Tool, operationId: string, payments?: Pay
         'application/json': {
           schema: { type: 'object', properties: Object.fromEntries(rest), ...(bodyRequired.length ? { required: bodyRequired } : {}) },
         },
+        // An upload route also takes the bytes themselves (any other type); its other fields then go in the query.
+        ...(route.upload ? { '*/*': { schema: { type: 'string', format: 'binary' } } } : {}),
       },
     };
   }
