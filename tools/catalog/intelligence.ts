@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { callsSince } from '../../src/store/tool-usage.js';
+import { catchUp } from '../wall/indexer.js';
 import { topTopics } from '../wall/store/topics.js';
 import { activeAgentsSince } from '../xp/store.js';
 import { TRENDING_DAYS } from './discovery.js';
@@ -28,6 +29,7 @@ export const catalogIntelligence = defineTool({
   auth: 'public',
   annotations: { readOnlyHint: true },
   handler: async (_input, ctx) => {
+    await catchUp(ctx.db);
     const now = ctx.clock.now();
     const since = now - (TRENDING_DAYS - 1) * DAY;
     const sinceDay = new Date(since).toISOString().slice(0, 10);

@@ -1,6 +1,7 @@
-// The wall's search index is filled in batches, off the request path: a post kicks the indexer, which adds
-// everything new in one transaction (one FTS segment per batch instead of one per post). Search catches up
-// first, so a reader always finds what was posted before its query.
+// The wall's search and topic indexes are filled in batches, off the request path: a post kicks the indexer,
+// which adds everything new in one transaction (one FTS segment per batch instead of one per post, each
+// topic's count rows touched once). Search and topic reads catch up first, so a reader always finds what was
+// posted before its query.
 import type { Db } from '../../src/store/db.js';
 import { Ticker, type Worker } from '../../src/workers.js';
 import { indexBatch, indexLags } from './store/posts.js';
@@ -10,7 +11,7 @@ const BATCH = 2000;
 const SETTLE_MS = 250;
 const kickers = new WeakMap<Db, () => void>();
 
-/** Indexes every post not yet in the search index (stopping between batches when asked to). */
+/** Indexes every post not yet indexed (stopping between batches when asked to). */
 export async function indexPending(db: Db, signal?: AbortSignal): Promise<void> {
   while ((await db.transaction((tx) => indexBatch(tx, BATCH))) === BATCH && !signal?.aborted);
 }
@@ -18,7 +19,7 @@ export async function indexPending(db: Db, signal?: AbortSignal): Promise<void> 
 /** Asks the indexer to run soon (a no-op where no indexer runs). */
 export const kickIndexer = (db: Db): void => kickers.get(db)?.();
 
-/** Before a search: index what is still waiting, so read-your-writes holds. */
+/** Before a search or a topic read: index what is still waiting, so read-your-writes holds. */
 export async function catchUp(db: Db): Promise<void> {
   if (await indexLags(db)) await indexPending(db);
 }

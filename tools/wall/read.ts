@@ -27,8 +27,10 @@ type PageQuery = Omit<ListQuery, 'limit'> & { limit: number };
  * A page of posts with the cursors a poller or a pager needs. Public pages come from the page cache; a feed
  * (followedBy) also depends on follows, which the wall version does not track, so it is always built.
  */
-export function page(ctx: ToolContext, q: PageQuery) {
+export async function page(ctx: ToolContext, q: PageQuery) {
   if (q.followedBy !== null) return buildPage(ctx, q);
+  // Topic rows come from the indexer's batches: index what waits first, so a topic page shows every post.
+  if (q.topic !== null) await catchUp(ctx.db);
   return cachedPage(ctx.db, `${q.since}:${q.before}:${q.limit}:${q.agentId}:${q.topic}`, () => buildPage(ctx, q));
 }
 

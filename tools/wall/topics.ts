@@ -7,6 +7,7 @@ import { TOPIC_WINDOW_MAX_HOURS } from './limits.js';
 import { parsePosts, wallBase } from './shape.js';
 import { listPostsJson } from './store/posts.js';
 import { topicPosts, topTopics } from './store/topics.js';
+import { catchUp } from './indexer.js';
 import { normaliseTopic } from './text.js';
 
 const HOUR = 3600_000;
@@ -30,6 +31,7 @@ export const wallTopics = defineTool({
   auth: 'public',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {
+    await catchUp(ctx.db);
     const from = windowStart(ctx.clock.now(), input.window_hours);
     const rows = await topTopics(ctx.db, Math.floor(ctx.clock.now() / HOUR), input.window_hours, input.limit);
     return {
@@ -59,6 +61,7 @@ export const wallDigest = defineTool({
   handler: async (input, ctx) => {
     const topic = normaliseTopic(input.topic);
     if (!topic) throw new GatewayError('validation_error', 'Not a topic.', { detail: [{ loc: ['topic'], msg: 'a topic has letters, digits and "-"', type: 'value_error' }] });
+    await catchUp(ctx.db);
     const now = ctx.clock.now();
     const from = windowStart(now, input.window_hours);
     const page = parsePosts(await listPostsJson(ctx.db, wallBase(ctx.config), { since: 0, before: null, limit: DIGEST_SCAN, agentId: null, topic, followedBy: null }));

@@ -1,5 +1,5 @@
-// SQL for wall posts: write one (topics, counters and the search index follow by trigger), read pages
-// newest first or after a since_id, threads and search. Reads build each post's JSON inside SQLite.
+// SQL for wall posts: write one (counters follow by trigger, topics and the search index in batches), read
+// pages newest first or after a since_id, threads and search. Reads build each post's JSON inside SQLite.
 import type { Db, Queryable } from '../../../src/store/db.js';
 
 export interface NewPost {
@@ -14,8 +14,9 @@ export interface NewPost {
 }
 
 /**
- * Writes a post with its mentions in one statement and returns its id; triggers fill topics, counters and
- * the mentions of agents that still exist (an agent deleted meanwhile is skipped, not an error).
+ * Writes a post with its mentions in one statement and returns its id; triggers fill counters and the
+ * mentions of agents that still exist (an agent deleted meanwhile is skipped, not an error). Its topics and
+ * search entry follow in the wall indexer's next batch (indexBatch).
  */
 export async function insertPost(q: Queryable, p: NewPost, mentionIds: string[] = []): Promise<number> {
   const row = await q.get<{ id: number }>(
@@ -113,19 +114,26 @@ export const searchPosts = (db: Db, match: string, limit: number) =>
   );
 
 /**
- * Adds the next posts not yet in the search index (at most `limit`, oldest first) in the caller's
- * transaction; returns how many. Posts are immutable, so indexing once is enough.
+ * Adds the next posts not yet indexed (at most `limit`, oldest first) to the search index and the topic index
+ * (whose trigger keeps the topic counts) in the caller's transaction; returns how many. Posts are immutable,
+ * so indexing once is enough; topic rows go in topic order, so each topic's pages are touched once a batch.
  */
 export async function indexBatch(tx: Queryable, limit: number): Promise<number> {
   const mark = (await tx.get<{ n: number }>("SELECT n FROM wall_counters WHERE name = 'fts_indexed'"))?.n ?? 0;
   const top = (await tx.get<{ id: number | null; n: number }>('SELECT MAX(id) AS id, COUNT(*) AS n FROM (SELECT id FROM wall_posts WHERE id > ? ORDER BY id LIMIT ?)', [mark, limit]))!;
   if (top.id === null) return 0;
+  // OR IGNORE: posts written before migration 014 got their topic rows on insert.
+  await tx.run(
+    `INSERT OR IGNORE INTO wall_post_topics (topic, post_id, hour)
+     SELECT j.value, p.id, p.created_at / 3600000 FROM wall_posts p, json_each(p.topics) j WHERE p.id > ? AND p.id <= ? ORDER BY j.value, p.id`,
+    [mark, top.id],
+  );
   await tx.run('INSERT INTO wall_fts (rowid, text) SELECT id, text FROM wall_posts WHERE id > ? AND id <= ?', [mark, top.id]);
   await tx.run("UPDATE wall_counters SET n = ? WHERE name = 'fts_indexed'", [top.id]);
   return top.n;
 }
 
-/** True when posts wait for the search index. */
+/** True when posts wait for the search and topic indexes. */
 export const indexLags = async (db: Db): Promise<boolean> =>
   (await db.get<{ lag: number }>("SELECT (SELECT MAX(id) FROM wall_posts) > (SELECT n FROM wall_counters WHERE name = 'fts_indexed') AS lag"))?.lag === 1;
 
