@@ -129,6 +129,8 @@ export async function indexBatch(tx: Queryable, limit: number): Promise<number> 
     [mark, top.id],
   );
   await tx.run('INSERT INTO wall_fts (rowid, text) SELECT id, text FROM wall_posts WHERE id > ? AND id <= ?', [mark, top.id]);
+  // Topic pages now list these posts: a page cached before this batch (page-cache.ts) must not be served.
+  await tx.run("UPDATE wall_counters SET n = n + 1 WHERE name = 'version'");
   await tx.run("UPDATE wall_counters SET n = ? WHERE name = 'fts_indexed'", [top.id]);
   return top.n;
 }
