@@ -44,7 +44,7 @@ async function drainJobs(): Promise<string[]> {
     }),
   );
   const gw = await startGateway({}, dir);
-  const reader = await SqliteDb.open(path.join(dir, 'gateway.db'), { readers: 1 });
+  const reader = await SqliteDb.open(path.join(dir, 'gateway.db'));
   await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
   const ms = await waitFor(reader, "SELECT COUNT(*) AS n FROM jobs WHERE status = 'succeeded'", N, 60_000);
   const late = (await reader.all<{ l: number }>('SELECT finished_at - due_at AS l FROM jobs WHERE finished_at IS NOT NULL')).map((r) => r.l);
@@ -81,7 +81,7 @@ async function sweepWatches(): Promise<string[]> {
   const api = { url: `${gw.url}/agents/watcher-0`, connections: 10, duration: 5 };
   const idle = await load('API while idle', api);
   await new Promise((r) => setTimeout(r, Math.max(0, start - Date.now())));
-  const reader = await SqliteDb.open(path.join(dir, 'gateway.db'), { readers: 1 });
+  const reader = await SqliteDb.open(path.join(dir, 'gateway.db'));
   const [during, ms] = await Promise.all([load('API during the sweep', api), waitFor(reader, 'SELECT COUNT(*) AS n FROM watches WHERE checks >= 1', N, 60_000)]);
   await reader.close();
   await gw.stop();
