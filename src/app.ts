@@ -75,6 +75,7 @@ export class Gateway {
     await migrate(db);
     // Version pruning happens in a trigger, which reads the configured count from the settings table.
     await setSetting(db, 'memory_versions_kept', String(config.memory.versionsKept));
+    db.checkpointInBackground();
     let registry: Registry | undefined;
     const infra = await buildInfrastructure({
       db,

@@ -13,8 +13,19 @@ const WRITER = ['journal_mode=WAL', 'synchronous=NORMAL', ...TUNING];
 
 interface Prepared {
   st: Database.Statement;
-  /** Uses ?NNN placeholders, which better-sqlite3 binds from an object keyed by number, not from an array. */
-  numbered: boolean;
+  /**
+   * Set for ?NNN placeholders, which better-sqlite3 binds from an object keyed by number, not from an array:
+   * the numbers below the highest that the SQL does not use, which it still wants as anonymous values.
+   */
+  gaps: number[] | null;
+}
+
+function numberedGaps(sql: string): number[] | null {
+  const used = new Set([...sql.matchAll(/\?(\d+)/g)].map((m) => Number(m[1])));
+  if (used.size === 0) return null;
+  const gaps: number[] = [];
+  for (let i = 1; i < Math.max(...used); i++) if (!used.has(i)) gaps.push(i);
+  return gaps;
 }
 
 /** Values as the sqlite3 driver accepted them: booleans become 1/0, undefined becomes NULL, dates their ms. */
@@ -36,10 +47,10 @@ function normalise(p: Prepared, params: Params | undefined): unknown[] {
       out[i] = bindable(v);
     }
   }
-  if (!p.numbered) return out;
+  if (!p.gaps) return out;
   const named: Record<number, unknown> = {};
   for (let i = 0; i < out.length; i++) named[i + 1] = out[i];
-  return [named];
+  return [named, ...p.gaps.map((i) => out[i - 1])];
 }
 
 export class Connection {
@@ -62,7 +73,7 @@ export class Connection {
       this.cache.set(sql, p);
       return p;
     }
-    p = { st: this.raw.prepare(sql), numbered: /\?\d/.test(sql) };
+    p = { st: this.raw.prepare(sql), gaps: numberedGaps(sql) };
     if (this.cache.size >= STATEMENT_CACHE) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(sql, p);
     return p;

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db, Params, Queryable, RunResult } from './db.js';
+import { Checkpointer } from './checkpointer.js';
 import { Connection } from './sqlite-connection.js';
 import { TxScope } from './tx-scope.js';
 import { WriteQueue } from './write-queue.js';
@@ -25,6 +26,7 @@ export class SqliteDb implements Db {
   private readonly queue: WriteQueue;
   private savepoints = 0;
   private closed = false;
+  private checkpointer: Promise<Checkpointer | null> | null = null;
   /** What a transaction's callback receives: statements run at once inside the open transaction. */
   private readonly tx: Queryable = {
     get: <T>(sql: string, params?: Params) => promised(() => this.writer.all<T>(sql, params)[0]),
@@ -46,6 +48,14 @@ export class SqliteDb implements Db {
     if (!memory) fs.mkdirSync(path.dirname(file), { recursive: true });
     const writer = Connection.open(file, { readonly: false });
     return new SqliteDb(file, writer, memory ? null : Connection.open(file, { readonly: true }));
+  }
+
+  /**
+   * Checkpoints the WAL from a thread of its own once that thread is up (a long-running gateway; short
+   * scripts keep SQLite's default). If the thread cannot start, the writer keeps checkpointing itself.
+   */
+  checkpointInBackground(): void {
+    if (this.reader && !this.checkpointer && !this.closed) this.checkpointer = Checkpointer.start(this.path, this.writer).catch(() => null);
   }
 
   /** Statements issued from inside a transaction join it; others queue for the writer (group commit). */
@@ -125,6 +135,7 @@ export class SqliteDb implements Db {
     this.closed = true;
     // Everything queued before close() still runs.
     await this.queue.exclusive(async () => undefined);
+    await (await this.checkpointer)?.stop();
     this.reader?.close();
     try {
       this.writer.exec('PRAGMA wal_checkpoint(TRUNCATE);');

@@ -45,13 +45,17 @@ export async function loadNlp(): Promise<void> {
   nlp ??= (await import('compromise')).default;
 }
 
-export async function extractFacts(value: unknown, tags: string[]): Promise<Fact[]> {
-  await loadNlp();
+/** Entities and #topics of recent texts: tagging costs a millisecond even for two words, and agents often
+ * write the same text again (a rewritten state, the same note under another key). */
+const nlpCache = new Map<string, Fact[]>();
+const NLP_CACHE_MAX = 2000;
+const NLP_CACHE_TEXT_MAX = 4096;
+
+function entitiesOf(text: string): Fact[] {
+  const hit = nlpCache.get(text);
+  if (hit) return hit;
   const facts: Fact[] = [];
-  paths(value, '', facts);
-  const text = prose(value).map((s) => (/[.!?]$/.test(s.trim()) ? s : `${s}.`)).join(' ');
-  for (const t of tags) facts.push({ kind: 'tag', subject: t, object: '', norm: norm(t) });
-  const doc = nlp(text.slice(0, MAX_TEXT));
+  const doc = nlp(text);
   const add = (names: string[], type: string) => {
     for (const n of names) {
       const clean = n.replace(/[.,;:!?'"()]+$/g, '').trim();
@@ -65,6 +69,19 @@ export async function extractFacts(value: unknown, tags: string[]): Promise<Fact
     const t = h.replace(/^#/, '').replace(/[.,;:!?]+$/, '');
     if (t) facts.push({ kind: 'topic', subject: t, object: '', norm: norm(t) });
   }
+  if (text.length > NLP_CACHE_TEXT_MAX) return facts;
+  if (nlpCache.size >= NLP_CACHE_MAX) nlpCache.delete(nlpCache.keys().next().value as string);
+  nlpCache.set(text, facts);
+  return facts;
+}
+
+export async function extractFacts(value: unknown, tags: string[]): Promise<Fact[]> {
+  await loadNlp();
+  const facts: Fact[] = [];
+  paths(value, '', facts);
+  const text = prose(value).map((s) => (/[.!?]$/.test(s.trim()) ? s : `${s}.`)).join(' ');
+  for (const t of tags) facts.push({ kind: 'tag', subject: t, object: '', norm: norm(t) });
+  facts.push(...entitiesOf(text.slice(0, MAX_TEXT)));
   const seen = new Set<string>();
   return facts.filter((f) => {
     const id = `${f.kind}|${f.norm}|${f.object}`;

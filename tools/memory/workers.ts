@@ -1,34 +1,54 @@
 // Memory's background work, off the request path: fact extraction after writes, embeddings (when an
 // endpoint is configured) and the expiry sweep. Each picks up where it left off after a restart, because
 // what is due is derived from the rows (facts_version < version, missing vectors, expires_at passed).
-import { performance } from 'node:perf_hooks';
 import { embed } from '../../src/llm/openai-client.js';
+import { siblingModule, ThreadClient } from '../../src/threads.js';
 import { Ticker, type Worker, type WorkerContext } from '../../src/workers.js';
-import { extractFacts, loadNlp } from './facts-extract.js';
+import type { Fact } from './facts-extract.js';
+import type { FactsRequest } from './facts-thread.js';
 import { storeEmbedding, entriesDueForEmbedding } from './store/embeddings.js';
 import { entriesDueForFacts, recordFacts } from './store/facts.js';
 import { sweepExpired } from './sweep.js';
 
-const BATCH = 50;
-/** Share of one core fact extraction may take: after each entry it rests three times as long as it worked. */
-const DUTY = 0.25;
+/** Entries per round: one message to the NLP thread, one transaction for their facts. */
+const BATCH = 25;
+const FACTS_THREAD = siblingModule(import.meta.url, 'facts-thread');
 
-const rest = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type NlpThread = ThreadClient<FactsRequest[], Fact[][]>;
 
-async function extractDueFacts(ctx: WorkerContext, signal: AbortSignal): Promise<void> {
-  while (!signal.aborted) {
-    const due = await entriesDueForFacts(ctx.db, BATCH);
-    if (due.length) await loadNlp();
-    for (const e of due) {
+/** Fact extraction: the NLP on a thread of its own (started with the first due entries), the bookkeeping here. */
+function factsWorker(): Worker {
+  let thread: Promise<NlpThread> | null = null;
+  const nlp = async (): Promise<NlpThread> => {
+    const t = await (thread ??= ThreadClient.start<FactsRequest[], Fact[][]>(FACTS_THREAD)).catch((err: unknown) => {
+      thread = null;
+      throw err;
+    });
+    if (t.alive) return t;
+    thread = null;
+    return nlp();
+  };
+  const work = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
+    while (!signal.aborted) {
+      const due = await entriesDueForFacts(ctx.db, BATCH);
+      if (due.length === 0) return;
+      const facts = await (await nlp()).call(due.map((e) => ({ value: e.value, tags: e.tags })));
       if (signal.aborted) return;
-      const started = performance.now();
-      const facts = await extractFacts(JSON.parse(e.value), JSON.parse(e.tags) as string[]);
-      await recordFacts(ctx.db, e.id, e.version, facts, ctx.clock.now());
-      // NLP is CPU-heavy: a burst of writes must not starve the requests this process serves.
-      await rest(Math.min(50, ((performance.now() - started) * (1 - DUTY)) / DUTY));
+      await recordFacts(ctx.db, due.map((e, i) => ({ entryId: e.id, version: e.version, facts: facts[i] })), ctx.clock.now());
+      if (due.length < BATCH) return;
     }
-    if (due.length < BATCH) return;
-  }
+  };
+  const ticker = tickerWorker('memory-facts', 5000, work, true);
+  return {
+    name: ticker.name,
+    start: (ctx) => ticker.start(ctx),
+    async stop() {
+      await ticker.stop();
+      const t = thread;
+      thread = null;
+      if (t) await (await t.catch(() => null))?.stop();
+    },
+  };
 }
 
 async function embedDue(ctx: WorkerContext, signal: AbortSignal): Promise<void> {
@@ -60,7 +80,7 @@ function tickerWorker(name: string, intervalMs: number, work: (ctx: WorkerContex
 /** Fresh workers for one gateway. `idle` lets tests wait until extraction has caught up. */
 export function createMemoryWorkers(): Worker[] {
   return [
-    tickerWorker('memory-facts', 5000, extractDueFacts, true),
+    factsWorker(),
     tickerWorker('memory-embeddings', 10_000, embedDue, true),
     tickerWorker('memory-expiry', 60_000, sweepExpired, false),
   ];

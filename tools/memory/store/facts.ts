@@ -9,40 +9,46 @@ export const entriesDueForFacts = (db: Db, limit: number) =>
     [limit],
   );
 
+/** The facts one entry version states. */
+export interface EntryFacts {
+  entryId: number;
+  version: number;
+  facts: Fact[];
+}
+
+// The entries of a recordFacts call that are still at the version their facts were extracted from: ?2 is
+// a JSON array of {e: entry id, v: version, f: [{k: kind, s: subject, o: object, n: norm}]}.
+const CURRENT = `WITH cur AS (
+  SELECT j.value ->> 'e' AS e, j.value ->> 'v' AS v, j.value -> 'f' AS f
+  FROM json_each(?2) j JOIN memory_entries m ON m.id = j.value ->> 'e' AND m.version = j.value ->> 'v')`;
+const STATED = `SELECT 1 FROM json_each(cur.f) s WHERE s.value ->> 'k' = mf.kind AND s.value ->> 'n' = mf.norm AND s.value ->> 'o' = mf.object`;
+
 /**
- * Records the facts an entry version states: facts it no longer states are superseded (kept, not returned
- * by default), new ones are added, unchanged ones move to the new version. Skips when the entry moved on.
+ * Records the facts entry versions state, in one transaction of four set-wise statements whatever the number
+ * of entries and facts: facts a version no longer states are superseded (kept, not returned by default),
+ * unchanged ones move to the new version, new ones are added. An entry that moved on to another version
+ * meanwhile is skipped (its new version is due in turn).
  */
-export async function recordFacts(db: Db, entryId: number, version: number, facts: Fact[], now: number): Promise<void> {
+export async function recordFacts(db: Db, entries: EntryFacts[], now: number): Promise<void> {
+  const payload = JSON.stringify(
+    entries.map((x) => ({ e: x.entryId, v: x.version, f: x.facts.map((f) => ({ k: f.kind, s: f.subject, o: f.object, n: f.norm })) })),
+  );
+  const args = [now, payload];
   await db.transaction(async (tx) => {
-    const current = await tx.get<{ version: number }>('SELECT version FROM memory_entries WHERE id = ?', [entryId]);
-    if (!current || current.version !== version) return;
-    const active = await tx.all<{ id: number; kind: string; norm: string; object: string }>(
-      'SELECT id, kind, norm, object FROM memory_facts WHERE entry_id = ? AND superseded_at IS NULL',
-      [entryId],
+    await tx.run(
+      `${CURRENT} UPDATE memory_facts AS mf SET superseded_at = ?1 FROM cur
+       WHERE mf.entry_id = cur.e AND mf.superseded_at IS NULL AND NOT EXISTS (${STATED})`,
+      args,
     );
-    const keyOf = (f: { kind: string; norm: string; object: string }) => `${f.kind}|${f.norm}|${f.object}`;
-    const wanted = new Map(facts.map((f) => [keyOf(f), f]));
-    for (const a of active) {
-      if (wanted.has(keyOf(a))) {
-        await tx.run('UPDATE memory_facts SET version = ? WHERE id = ?', [version, a.id]);
-        wanted.delete(keyOf(a));
-      } else {
-        await tx.run('UPDATE memory_facts SET superseded_at = ? WHERE id = ?', [now, a.id]);
-      }
-    }
-    for (const f of wanted.values()) {
-      await tx.run('INSERT INTO memory_facts (entry_id, kind, subject, object, norm, version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-        entryId,
-        f.kind,
-        f.subject,
-        f.object,
-        f.norm,
-        version,
-        now,
-      ]);
-    }
-    await tx.run('UPDATE memory_entries SET facts_version = ? WHERE id = ?', [version, entryId]);
+    await tx.run(`${CURRENT} UPDATE memory_facts AS mf SET version = cur.v FROM cur WHERE mf.entry_id = cur.e AND mf.superseded_at IS NULL`, args);
+    await tx.run(
+      `${CURRENT} INSERT INTO memory_facts (entry_id, kind, subject, object, norm, version, created_at)
+       SELECT cur.e, s.value ->> 'k', s.value ->> 's', s.value ->> 'o', s.value ->> 'n', cur.v, ?1 FROM cur, json_each(cur.f) s
+       WHERE NOT EXISTS (SELECT 1 FROM memory_facts mf WHERE mf.entry_id = cur.e AND mf.superseded_at IS NULL
+         AND mf.kind = s.value ->> 'k' AND mf.norm = s.value ->> 'n' AND mf.object = s.value ->> 'o')`,
+      args,
+    );
+    await tx.run(`${CURRENT} UPDATE memory_entries SET facts_version = cur.v FROM cur WHERE memory_entries.id = cur.e`, args);
   });
 }
 
