@@ -73,8 +73,9 @@ export class Gateway {
     const log = opts.log ?? createLogger(config.logLevel);
     const db = await SqliteDb.open(path.join(config.dataDir, 'gateway.db'));
     await migrate(db);
-    // Version pruning happens in a trigger, which reads the configured count from the settings table.
+    // Version pruning and the entry limit happen in triggers, which read the configured values from the settings.
     await setSetting(db, 'memory_versions_kept', String(config.memory.versionsKept));
+    await setSetting(db, 'memory_max_entries', String(config.memory.maxEntriesPerAgent));
     db.checkpointInBackground();
     let registry: Registry | undefined;
     const infra = await buildInfrastructure({

@@ -1,5 +1,7 @@
 // Worker threads for work that must not hold the event loop (WAL checkpoints with their fsync, NLP). A thread
 // serves requests with serveThread(); the main side calls it through a ThreadClient.
+import fs from 'node:fs';
+import os from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
 
 /**
@@ -16,6 +18,20 @@ export function spawnThread(entry: URL, workerData?: unknown): Worker {
 export const siblingModule = (from: string, name: string): URL => new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
 
 type Reply = [id: number, ok: boolean, value: unknown];
+
+/**
+ * Gives the calling thread the lowest CPU priority (Linux: nice 19 for this thread alone), so background work
+ * takes only CPU that requests leave idle. False where the platform offers no per-thread priority.
+ */
+export function lowerThreadPriority(): boolean {
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    os.setPriority(tid, 19);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Answers the main thread's requests with `handle` (called one at a time, in order). */
 export function serveThread<Req, Res>(handle: (req: Req) => Res | Promise<Res>, onStop?: () => void): void {

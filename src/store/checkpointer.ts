@@ -1,7 +1,6 @@
-// Moves WAL checkpoints off the event loop: the writer stops checkpointing itself while a checkpoint thread
+// Moves WAL checkpoints off the writer: it stops checkpointing inside its commits while a checkpoint thread
 // (checkpoint-thread.ts) does it; if that thread dies, the writer takes the job back.
 import { siblingModule, ThreadClient } from '../threads.js';
-import type { Connection } from './sqlite-connection.js';
 
 const THREAD = siblingModule(import.meta.url, 'checkpoint-thread');
 /** SQLite's default: checkpoint in the committing connection once the WAL holds this many pages. */
@@ -10,12 +9,11 @@ const AUTOCHECKPOINT_PAGES = 1000;
 export class Checkpointer {
   private constructor(private readonly thread: ThreadClient<null, null>) {}
 
-  static async start(file: string, writer: Connection): Promise<Checkpointer> {
+  /** `setAuto` sets the writer's wal_autocheckpoint (pages; 0 = never). */
+  static async start(file: string, setAuto: (pages: number) => Promise<unknown>): Promise<Checkpointer> {
     const thread = await ThreadClient.start<null, null>(THREAD, { file });
-    writer.raw.pragma('wal_autocheckpoint=0');
-    thread.onFailure(() => {
-      if (writer.raw.open) writer.raw.pragma(`wal_autocheckpoint=${AUTOCHECKPOINT_PAGES}`);
-    });
+    await setAuto(0);
+    thread.onFailure(() => void setAuto(AUTOCHECKPOINT_PAGES));
     return new Checkpointer(thread);
   }
 

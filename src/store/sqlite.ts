@@ -1,18 +1,19 @@
-// The SQLite driver behind the Db interface: better-sqlite3 connections used synchronously on this thread.
-// One write connection behind the group-commit queue (write-queue.ts) and a reader connection that in WAL
-// mode never waits for the writer and never sees uncommitted data. The Db interface stays async, so a
-// PostgreSQL driver can implement it later.
+// The SQLite driver behind the Db interface (better-sqlite3: synchronous statements, see docs/decisions.md).
+// Writes go to the writer thread (writer-thread.ts), which owns the one write connection and group-commits
+// the statements of each burst; reads run here on a read-only connection that in WAL mode never waits for
+// the writer and never sees uncommitted data. The Db interface stays async, so a PostgreSQL driver can
+// implement it later.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db, Params, Queryable, RunResult } from './db.js';
 import { Checkpointer } from './checkpointer.js';
 import { Connection } from './sqlite-connection.js';
 import { TxScope } from './tx-scope.js';
-import { WriteQueue } from './write-queue.js';
+import { WriterClient } from './writer-client.js';
 
 const isRead = (sql: string): boolean => /^\s*select\b/i.test(sql);
 
-/** Runs a synchronous statement as the Db's promise: errors reject rather than throw. */
+/** Runs a synchronous read as the Db's promise: errors reject rather than throw. */
 function promised<T>(fn: () => T): Promise<T> {
   try {
     return Promise.resolve(fn());
@@ -21,32 +22,32 @@ function promised<T>(fn: () => T): Promise<T> {
   }
 }
 
+const first = <T>(rows: T[]): T | undefined => rows[0];
+
 export class SqliteDb implements Db {
   private readonly scope = new TxScope();
-  private readonly queue: WriteQueue;
   private savepoints = 0;
   private closed = false;
   private checkpointer: Promise<Checkpointer | null> | null = null;
-  /** What a transaction's callback receives: statements run at once inside the open transaction. */
+  /** What a transaction's callback receives: every statement goes into the open transaction. */
   private readonly tx: Queryable = {
-    get: <T>(sql: string, params?: Params) => promised(() => this.writer.all<T>(sql, params)[0]),
-    all: <T>(sql: string, params?: Params) => promised(() => this.writer.all<T>(sql, params)),
-    run: (sql: string, params?: Params) => promised(() => this.writer.run(sql, params)),
+    get: <T>(sql: string, params?: Params) => this.inTx<T[]>(sql, params, true).then(first),
+    all: <T>(sql: string, params?: Params) => this.inTx<T[]>(sql, params, true),
+    run: (sql: string, params?: Params) => this.inTx<RunResult>(sql, params, false),
   };
 
   private constructor(
     readonly path: string,
-    private readonly writer: Connection,
-    /** null for an in-memory database, which is private to its one connection. */
+    private readonly writer: WriterClient,
+    /** null for an in-memory database, which is private to its one (writer) connection. */
     private readonly reader: Connection | null,
-  ) {
-    this.queue = new WriteQueue(writer);
-  }
+  ) {}
 
   static async open(file: string): Promise<SqliteDb> {
     const memory = file === ':memory:';
     if (!memory) fs.mkdirSync(path.dirname(file), { recursive: true });
-    const writer = Connection.open(file, { readonly: false });
+    // The writer creates the file and switches it to WAL before a reader opens it.
+    const writer = await WriterClient.start(file);
     return new SqliteDb(file, writer, memory ? null : Connection.open(file, { readonly: true }));
   }
 
@@ -55,23 +56,24 @@ export class SqliteDb implements Db {
    * scripts keep SQLite's default). If the thread cannot start, the writer keeps checkpointing itself.
    */
   checkpointInBackground(): void {
-    if (this.reader && !this.checkpointer && !this.closed) this.checkpointer = Checkpointer.start(this.path, this.writer).catch(() => null);
+    if (!this.reader || this.checkpointer || this.closed) return;
+    const setAuto = (pages: number) => this.writer.request({ op: 'exec', sql: `PRAGMA wal_autocheckpoint=${pages}` }).catch(() => undefined);
+    this.checkpointer = Checkpointer.start(this.path, setAuto).catch(() => null);
   }
 
-  /** Statements issued from inside a transaction join it; others queue for the writer (group commit). */
-  private write<T>(fn: (c: Connection) => T): Promise<T> {
-    if (this.scope.isInside()) return promised(() => fn(this.writer));
+  private inTx<T>(sql: string, params: Params | undefined, rows: boolean): Promise<T> {
+    return this.writer.request<T>({ op: 'tx', stmt: this.writer.statement(sql, params, rows) }, true);
+  }
+
+  /** A write (or a read that must see the open transaction): joins it, or is group-committed. */
+  private write<T>(sql: string, params: Params | undefined, rows: boolean): Promise<T> {
+    if (this.scope.isInside()) return this.inTx(sql, params, rows);
     if (this.closed) return Promise.reject(new Error('database is closed'));
-    return this.queue.statement(() => fn(this.writer));
+    return this.writer.request<T>({ op: 'stmt', stmt: this.writer.statement(sql, params, rows) });
   }
 
-  private read<T>(sql: string, fn: (c: Connection) => T): Promise<T> {
-    if (this.reader && isRead(sql) && !this.scope.isInside()) {
-      if (this.closed) return Promise.reject(new Error('database is closed'));
-      const reader = this.reader;
-      return promised(() => fn(reader));
-    }
-    return this.write(fn);
+  private readerFor(sql: string): Connection | null {
+    return this.reader && isRead(sql) && !this.scope.isInside() ? this.reader : null;
   }
 
   detach<T>(fn: () => T): T {
@@ -79,70 +81,75 @@ export class SqliteDb implements Db {
   }
 
   get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
-    return this.read(sql, (c) => c.all<T>(sql, params)[0]);
+    const r = this.readerFor(sql);
+    if (r) return promised(() => r.all<T>(sql, params)[0]);
+    return this.write<T[]>(sql, params, true).then(first);
   }
 
   all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
-    return this.read(sql, (c) => c.all<T>(sql, params));
+    const r = this.readerFor(sql);
+    if (r) return promised(() => r.all<T>(sql, params));
+    return this.write<T[]>(sql, params, true);
   }
 
   run(sql: string, params?: Params): Promise<RunResult> {
-    return this.write((c) => c.run(sql, params));
+    return this.write<RunResult>(sql, params, false);
+  }
+
+  /** Statements applied all or nothing in one message to the writer (and one group commit). */
+  batch(list: { sql: string; params?: Params; rows?: boolean }[]): Promise<unknown[]> {
+    const stmts = () => list.map((s) => this.writer.statement(s.sql, s.params, s.rows ?? false));
+    if (this.scope.isInside()) return this.writer.request({ op: 'tx-batch', stmts: stmts() }, true);
+    if (this.closed) return Promise.reject(new Error('database is closed'));
+    return this.writer.request({ op: 'batch', stmts: stmts() });
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     // Nested inside another transaction: a savepoint, so its failure undoes only its own writes.
     if (this.scope.isInside()) return this.savepoint(fn);
     if (this.closed) return Promise.reject(new Error('database is closed'));
-    return this.queue.exclusive(() =>
-      this.scope.within(async () => {
-        this.writer.exec('BEGIN IMMEDIATE');
-        try {
-          const out = await fn(this.tx);
-          this.writer.exec('COMMIT');
-          return out;
-        } catch (err) {
-          if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
-          throw err;
-        }
-      }),
-    );
+    return this.scope.within(async () => {
+      await this.writer.request({ op: 'begin' }, true);
+      let out: T;
+      try {
+        out = await fn(this.tx);
+      } catch (err) {
+        await this.writer.request({ op: 'end', commit: false }, true).catch(() => undefined);
+        throw err;
+      }
+      // A failed commit is rolled back by the writer and rejects here.
+      await this.writer.request({ op: 'end', commit: true }, true);
+      return out;
+    });
   }
 
   private async savepoint<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const name = `sp${++this.savepoints}`;
-    this.writer.exec(`SAVEPOINT ${name}`);
+    await this.tx.run(`SAVEPOINT ${name}`);
     try {
       const out = await fn(this.tx);
-      this.writer.exec(`RELEASE ${name}`);
+      await this.tx.run(`RELEASE ${name}`);
       return out;
     } catch (err) {
-      if (this.writer.inTransaction) {
-        this.writer.exec(`ROLLBACK TO ${name}`);
-        this.writer.exec(`RELEASE ${name}`);
-      }
+      await this.tx.run(`ROLLBACK TO ${name}`).catch(() => undefined);
+      await this.tx.run(`RELEASE ${name}`).catch(() => undefined);
       throw err;
     }
   }
 
   exec(sql: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error('database is closed'));
-    return this.queue.exclusive(async () => this.writer.exec(sql));
+    return this.writer.request({ op: 'exec', sql });
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Everything queued before close() still runs.
-    await this.queue.exclusive(async () => undefined);
+    // Everything sent before close() still runs; the reader closes before the final checkpoint.
+    await this.writer.request({ op: 'barrier' });
     await (await this.checkpointer)?.stop();
     this.reader?.close();
-    try {
-      this.writer.exec('PRAGMA wal_checkpoint(TRUNCATE);');
-    } catch {
-      // another process may still be reading; the WAL is folded in later
-    }
-    this.writer.close();
+    await this.writer.request({ op: 'close' });
   }
 }
 

@@ -24,6 +24,9 @@ import { decodeCursor, encodeCursor, iso, shapeEntry } from './shape.js';
 
 const scratchpadLimits = new WeakMap<object, RateWindow>();
 
+/** The database refused a new key beyond the agent's entry limit (trigger memory_entries_limit). */
+const isEntryLimit = (err: unknown): boolean => err instanceof Error && err.message.includes('memory_entry_limit');
+
 function scratchpadWindow(ctx: ToolContext): RateWindow {
   let w = scratchpadLimits.get(ctx.db);
   if (!w) scratchpadLimits.set(ctx.db, (w = new RateWindow(SCRATCHPAD_WRITES_PER_HOUR, 3600_000, ctx.clock)));
@@ -53,12 +56,6 @@ export async function putOne(ctx: ToolContext, target: Target, input: z.output<t
   const now = ctx.clock.now();
   let ttl = input.ttl_seconds;
   if (scratch) ttl = Math.min(ttl ?? SCRATCHPAD_TTL_SECONDS, SCRATCHPAD_TTL_SECONDS);
-  if (target.ownerId && target.access === 'owner') {
-    const usage = await store.usageOf(ctx.db, target.ownerId);
-    if (usage.entries >= ctx.config.memory.maxEntriesPerAgent && (await store.liveVersion(ctx.db, target.ownerId, input.namespace, input.key, now)) === 0) {
-      throw new GatewayError('payload_too_large', `This agent holds ${usage.entries} entries, the limit; delete or forget some first.`);
-    }
-  }
   const row = await store.putEntry(q, {
     ownerId: target.ownerId,
     namespace: input.namespace,
@@ -74,6 +71,12 @@ export async function putOne(ctx: ToolContext, target: Target, input: z.output<t
     clientKey: scratch ? ctx.services.clientKey(ctx.caller.credentials.ip) : null,
     ifVersion: input.if_version ?? null,
     now,
+  }).catch(async (err: unknown) => {
+    if (!isEntryLimit(err) || !target.ownerId) throw err;
+    const usage = await store.usageOf(ctx.db, target.ownerId);
+    throw new GatewayError('payload_too_large', `This agent holds ${usage.entries} entries, the limit; delete or forget some first.`, {
+      extra: { limit: ctx.config.memory.maxEntriesPerAgent },
+    });
   });
   if (!row) {
     const current = await store.liveVersion(q, target.ownerId, input.namespace, input.key, now);

@@ -1,0 +1,105 @@
+// The main thread's side of the writer thread (writer-thread.ts). Operations issued during one turn of the
+// event loop go out together at its end, so the statements of a burst of requests share one commit; replies
+// come back in bursts too.
+import type { Worker } from 'node:worker_threads';
+import { spawnThread, siblingModule } from '../threads.js';
+import type { Params } from './db.js';
+import { reviveError, type Op, type Reply, type SerializedError, type Stmt } from './writer-protocol.js';
+
+type Outgoing = Op extends infer O ? (O extends Op ? Omit<O, 'id'> : never) : never;
+
+const THREAD = siblingModule(import.meta.url, 'writer-thread');
+/** Distinct SQL texts given a number; beyond it (generated SQL), texts travel whole every time. */
+const SQL_IDS_MAX = 5000;
+
+/** Blob columns arrive as plain Uint8Arrays after the thread hop; callers expect Buffers, as the driver gives. */
+function withBuffers(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  for (const row of value) {
+    if (row === null || typeof row !== 'object') continue;
+    const r = row as Record<string, unknown>;
+    for (const k in r) {
+      const v = r[k];
+      if (v instanceof Uint8Array && !Buffer.isBuffer(v)) r[k] = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+    }
+  }
+  return value;
+}
+
+export class WriterClient {
+  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  private outbox: Op[] = [];
+  private seq = 0;
+  private failure: Error | null = null;
+  private readonly sids = new Map<string, number>();
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (replies: Reply[]) => {
+      for (const [id, ok, value] of replies) {
+        const w = this.waiting.get(id);
+        if (!w) continue;
+        this.waiting.delete(id);
+        if (ok) w.resolve(withBuffers(value));
+        else w.reject(reviveError(value as SerializedError));
+      }
+      if (this.waiting.size === 0) worker.unref();
+    });
+    const fail = (err: Error) => {
+      this.failure ??= err;
+      for (const w of this.waiting.values()) w.reject(err);
+      this.waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', () => fail(new Error('the database writer has stopped')));
+  }
+
+  /** Starts the thread and opens the write connection (creating the file and switching it to WAL). */
+  static start(file: string): Promise<WriterClient> {
+    const worker = spawnThread(THREAD, { file });
+    return new Promise((resolve, reject) => {
+      worker.once('message', (hello: { ready: true } | { failed: SerializedError }) => {
+        worker.off('error', reject);
+        if ('failed' in hello) {
+          void worker.terminate();
+          reject(reviveError(hello.failed));
+        } else {
+          worker.unref();
+          resolve(new WriterClient(worker));
+        }
+      });
+      worker.once('error', reject);
+    });
+  }
+
+  /** A statement for an operation: its SQL as a number after the first time. */
+  statement(sql: string, params: Params | undefined, rows: boolean): Stmt {
+    const sid = this.sids.get(sql);
+    if (sid) return { sid, params, rows };
+    if (this.sids.size >= SQL_IDS_MAX) return { sid: 0, sql, params, rows };
+    const fresh = this.sids.size + 1;
+    this.sids.set(sql, fresh);
+    return { sid: fresh, sql, params, rows };
+  }
+
+  /**
+   * Queues an operation for the end of this loop turn; `now` sends it (and everything queued before it) at
+   * once, for the steps of a transaction, which wait on each other anyway.
+   */
+  request<T>(op: Outgoing, now = false): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = ++this.seq;
+    const p = new Promise<T>((resolve, reject) => this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject }));
+    if (this.waiting.size === 1) this.worker.ref();
+    this.outbox.push({ ...op, id } as Op);
+    if (now) this.flush();
+    else if (this.outbox.length === 1) setImmediate(() => this.flush());
+    return p;
+  }
+
+  private flush(): void {
+    if (this.outbox.length === 0) return;
+    const ops = this.outbox;
+    this.outbox = [];
+    this.worker.postMessage(ops);
+  }
+}
