@@ -45,7 +45,9 @@ export async function seedWall(dir: string): Promise<{ secrets: string[]; ms: nu
     }
   });
   // Per-row triggers are set aside while loading; the same derivations run in bulk below.
-  const triggers = await db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('wall_posts_ai', 'wall_post_topics_ai')");
+  const triggers = await db.all<{ name: string; sql: string }>(
+    "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('wall_posts_ai', 'wall_post_topics_ai', 'wall_posts_activity_ai')",
+  );
   for (const t of triggers) await db.exec(`DROP TRIGGER ${t.name}`);
   const rand = rng(8);
   const start = now - DAYS * DAY;
@@ -74,6 +76,8 @@ export async function seedWall(dir: string): Promise<{ secrets: string[]; ms: nu
     INSERT INTO wall_topic_cum (topic, hour, cum)
       SELECT topic, hour, SUM(n) OVER (PARTITION BY topic ORDER BY hour) FROM (SELECT topic, hour, COUNT(*) AS n FROM wall_post_topics GROUP BY topic, hour);
     UPDATE wall_counters SET n = (SELECT COUNT(*) FROM wall_posts) WHERE name = 'posts';
+    INSERT INTO wall_agent_activity (agent_id, kind, posts, replies, quotes)
+      SELECT agent_id, kind, COUNT(*), SUM(reply_to IS NOT NULL), SUM(quote_of IS NOT NULL) FROM wall_posts GROUP BY agent_id, kind;
     UPDATE wall_posts SET replies = c.n FROM (SELECT reply_to, COUNT(*) AS n FROM wall_posts WHERE reply_to IS NOT NULL GROUP BY reply_to) c WHERE wall_posts.id = c.reply_to;
     INSERT INTO wall_fts (wall_fts) VALUES ('rebuild');
     UPDATE wall_counters SET n = (SELECT MAX(id) FROM wall_posts) WHERE name = 'fts_indexed';
@@ -97,7 +101,7 @@ export async function seedWall(dir: string): Promise<{ secrets: string[]; ms: nu
 }
 
 /** POST /wall at 20 connections, each request as the next agent (posting limits are per handle). */
-async function posting(url: string, secrets: string[]): Promise<LoadResult> {
+export async function posting(url: string, secrets: string[]): Promise<LoadResult> {
   const rand = rng(11);
   let n = 0;
   const result = await autocannon({

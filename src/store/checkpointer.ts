@@ -1,19 +1,19 @@
-// Moves WAL checkpoints off the writer: it stops checkpointing inside its commits while a checkpoint thread
-// (checkpoint-thread.ts) does it; if that thread dies, the writer takes the job back.
+// WAL checkpoints off the writer: it stops checkpointing inside its commits while a checkpoint thread
+// (checkpoint-thread.ts) does it; if that thread dies, the writer goes back to SQLite's default.
 import { siblingModule, ThreadClient } from '../threads.js';
 
 const THREAD = siblingModule(import.meta.url, 'checkpoint-thread');
-/** SQLite's default: checkpoint in the committing connection once the WAL holds this many pages. */
-const AUTOCHECKPOINT_PAGES = 1000;
+/** SQLite's default: the committing connection checkpoints once the WAL holds this many pages. */
+const DEFAULT_PAGES = 1000;
 
 export class Checkpointer {
   private constructor(private readonly thread: ThreadClient<null, null>) {}
 
-  /** `setAuto` sets the writer's wal_autocheckpoint (pages; 0 = never). */
+  /** `setAuto` sets the writer's wal_autocheckpoint (pages). */
   static async start(file: string, setAuto: (pages: number) => Promise<unknown>): Promise<Checkpointer> {
     const thread = await ThreadClient.start<null, null>(THREAD, { file });
     await setAuto(0);
-    thread.onFailure(() => void setAuto(AUTOCHECKPOINT_PAGES));
+    thread.onFailure(() => void setAuto(DEFAULT_PAGES));
     return new Checkpointer(thread);
   }
 

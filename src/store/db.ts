@@ -17,12 +17,36 @@ export interface Queryable {
   run(sql: string, params?: Params): Promise<RunResult>;
 }
 
+/** One statement of a batch; `rows` asks for its rows, `expectRow` fails the whole batch when it returns none. */
+export interface BatchStatement {
+  sql: string;
+  params?: Params;
+  rows?: boolean;
+  expectRow?: boolean;
+}
+
+/** Why a batch was rolled back: `index` is the statement that failed (or returned no row: code BATCH_NO_ROW). */
+export class BatchError extends Error {
+  constructor(
+    message: string,
+    readonly index: number,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface Db extends Queryable {
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
    * Transactions are serialised, so statements of `fn` never interleave with another transaction's.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs statements all or nothing without a round trip between them: each result is its rows (`rows`) or
+   * its RunResult. A failure rejects with a BatchError naming the statement. Inside a transaction it joins it.
+   */
+  batch(stmts: BatchStatement[]): Promise<unknown[]>;
   /**
    * Runs `fn` outside any transaction context, for work that merely starts from inside one (a timer, a
    * queue kick) and must queue behind it rather than join it.

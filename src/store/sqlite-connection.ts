@@ -6,10 +6,11 @@ import type { Params, RunResult, SqlValue } from './db.js';
 
 const STATEMENT_CACHE = 256;
 
-// mmap lets reads come straight from the OS page cache (no read() per page); a bigger page cache keeps hot
-// index pages of a large database in the process.
-const TUNING = ['mmap_size=268435456', 'cache_size=-32000', 'temp_store=MEMORY', 'foreign_keys=ON'];
-const WRITER = ['journal_mode=WAL', 'synchronous=NORMAL', ...TUNING];
+// No mmap: a reader's page cache is dropped whenever another connection commits, so under writes most reads
+// start cold, and with the file memory-mapped such a read cost 115 µs instead of 23 (quiet reads and the
+// writer are no faster with it). A bigger page cache keeps hot index pages of a large database in the process.
+const TUNING = ['cache_size=-32000', 'temp_store=MEMORY', 'foreign_keys=ON'];
+const WRITER = ['journal_mode=WAL', 'synchronous=NORMAL', 'journal_size_limit=67108864', ...TUNING];
 
 interface Prepared {
   st: Database.Statement;

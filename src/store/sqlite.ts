@@ -5,7 +5,7 @@
 // implement it later.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db, Params, Queryable, RunResult } from './db.js';
+import type { BatchStatement, Db, Params, Queryable, RunResult } from './db.js';
 import { Checkpointer } from './checkpointer.js';
 import { Connection } from './sqlite-connection.js';
 import { TxScope } from './tx-scope.js';
@@ -96,9 +96,9 @@ export class SqliteDb implements Db {
     return this.write<RunResult>(sql, params, false);
   }
 
-  /** Statements applied all or nothing in one message to the writer (and one group commit). */
-  batch(list: { sql: string; params?: Params; rows?: boolean }[]): Promise<unknown[]> {
-    const stmts = () => list.map((s) => this.writer.statement(s.sql, s.params, s.rows ?? false));
+  /** Statements applied all or nothing in one message to the writer (group-committed like one statement). */
+  batch(list: BatchStatement[]): Promise<unknown[]> {
+    const stmts = () => list.map((s) => this.writer.statement(s.sql, s.params, s.rows === true || s.expectRow === true, s.expectRow));
     if (this.scope.isInside()) return this.writer.request({ op: 'tx-batch', stmts: stmts() }, true);
     if (this.closed) return Promise.reject(new Error('database is closed'));
     return this.writer.request({ op: 'batch', stmts: stmts() });

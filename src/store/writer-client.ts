@@ -72,13 +72,14 @@ export class WriterClient {
   }
 
   /** A statement for an operation: its SQL as a number after the first time. */
-  statement(sql: string, params: Params | undefined, rows: boolean): Stmt {
+  statement(sql: string, params: Params | undefined, rows: boolean, expectRow?: boolean): Stmt {
+    const extra = expectRow ? { expectRow } : {};
     const sid = this.sids.get(sql);
-    if (sid) return { sid, params, rows };
-    if (this.sids.size >= SQL_IDS_MAX) return { sid: 0, sql, params, rows };
+    if (sid) return { sid, params, rows, ...extra };
+    if (this.sids.size >= SQL_IDS_MAX) return { sid: 0, sql, params, rows, ...extra };
     const fresh = this.sids.size + 1;
     this.sids.set(sql, fresh);
-    return { sid: fresh, sql, params, rows };
+    return { sid: fresh, sql, params, rows, ...extra };
   }
 
   /**

@@ -114,8 +114,17 @@ export class WriterLoop {
 
   private batch(stmts: Stmt[]): unknown[] {
     this.conn.exec('SAVEPOINT batch');
+    const out: unknown[] = [];
     try {
-      const out = stmts.map((s) => this.one(s));
+      for (const s of stmts) {
+        try {
+          const r = this.one(s);
+          if (s.expectRow && (r as unknown[]).length === 0) throw Object.assign(new Error('the statement returned no row'), { code: 'BATCH_NO_ROW' });
+          out.push(r);
+        } catch (err) {
+          throw Object.assign(err instanceof Error ? err : new Error(String(err)), { index: out.length });
+        }
+      }
       this.conn.exec('RELEASE batch');
       return out;
     } catch (err) {

@@ -1,5 +1,5 @@
 // Messages between SqliteDb (main thread) and the writer thread that owns the write connection.
-import type { Params } from './db.js';
+import { BatchError, type Params } from './db.js';
 
 /**
  * One statement; `rows` returns its rows (SELECT, RETURNING), otherwise `{changes, lastId}`. The SQL text
@@ -10,6 +10,8 @@ export interface Stmt {
   sql?: string;
   params?: Params;
   rows: boolean;
+  /** In a batch: no row returned fails the batch. */
+  expectRow?: boolean;
 }
 
 export type Op =
@@ -39,13 +41,18 @@ export type Reply = [id: number, ok: boolean, value: unknown];
 export interface SerializedError {
   message: string;
   code?: string;
+  /** Set when a statement of a batch failed: which one. */
+  index?: number;
 }
 
 export function serializeError(err: unknown): SerializedError {
   if (!(err instanceof Error)) return { message: String(err) };
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' ? { message: err.message, code } : { message: err.message };
+  const { code, index } = err as { code?: unknown; index?: unknown };
+  return { message: err.message, ...(typeof code === 'string' ? { code } : {}), ...(typeof index === 'number' ? { index } : {}) };
 }
 
-/** An Error carrying the driver's `code` (isConstraintError and callers read it). */
-export const reviveError = (e: SerializedError): Error => Object.assign(new Error(e.message), e.code ? { code: e.code } : {});
+/** An Error carrying the driver's `code` (isConstraintError and callers read it), or a BatchError. */
+export function reviveError(e: SerializedError): Error {
+  if (e.index !== undefined) return new BatchError(e.message, e.index, e.code);
+  return Object.assign(new Error(e.message), e.code ? { code: e.code } : {});
+}

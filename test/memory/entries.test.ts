@@ -117,6 +117,20 @@ describe('entries', () => {
     expect((await put('full/k0', { value: 'updated' }, b.secret)).status).toBe(200);
     await api(gw.url, 'DELETE', '/memory/full/k1', { secret: b.secret });
     expect((await put('full/k30', { value: 30 }, b.secret)).status).toBe(200);
+    // At the limit, a bulk put with one new key writes nothing and names that item.
+    const bulk = await api(gw.url, 'POST', '/memory/bulk/put', { secret: b.secret, body: { items: [{ namespace: 'full', key: 'k2', value: 'x' }, { namespace: 'full', key: 'new', value: 1 }] } });
+    expect(bulk.status).toBe(413);
+    expect(bulk.body.error.item).toBe(1);
+    expect((await api(gw.url, 'GET', '/memory/full/k2', { secret: b.secret })).body.value).toBe(2);
+  });
+
+  it('concurrent new keys at the edge of the limit: exactly as many pass as there is room for', async () => {
+    const c = await register(gw.url, 'mem-edge');
+    for (let i = 0; i < 28; i++) expect((await put(`edge/k${i}`, { value: i }, c.secret)).status).toBe(200);
+    const racing = await Promise.all(Array.from({ length: 6 }, (_, i) => put(`edge/new${i}`, { value: i }, c.secret)));
+    expect(racing.filter((r) => r.status === 200)).toHaveLength(2);
+    expect(racing.filter((r) => r.status === 413)).toHaveLength(4);
+    expect((await api(gw.url, 'GET', '/memory/stats?handle=mem-edge', { secret: c.secret })).body.entries).toBe(30);
   });
 
   it('the scratchpad: anyone writes without credentials, anyone reads, 24 h, size- and rate-limited', async () => {

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchError } from '../../src/store/db.js';
 import { SqliteDb } from '../../src/store/sqlite.js';
 import { tempDir } from '../helpers/gateway.js';
 
@@ -81,5 +82,47 @@ describe('group commit', () => {
     expect(results[301].status).toBe('rejected');
     expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM g'))?.n).toBe(300);
     expect((await db.get<{ v: string }>('SELECT v FROM g WHERE k = 5'))?.v).toBe('v5');
+  });
+});
+
+describe('batch', () => {
+  it('applies its statements all or nothing and names the one that failed', async () => {
+    await db.exec('CREATE TABLE b (k TEXT PRIMARY KEY, v INTEGER NOT NULL)');
+    const ok = await db.batch([
+      { sql: "INSERT INTO b VALUES ('x', 1)" },
+      { sql: "INSERT INTO b VALUES ('y', 2) RETURNING k", rows: true },
+    ]);
+    expect(ok[0]).toMatchObject({ changes: 1 });
+    expect(ok[1]).toEqual([{ k: 'y' }]);
+    const failed = db.batch([{ sql: "INSERT INTO b VALUES ('z', 3)" }, { sql: "INSERT INTO b VALUES ('x', 4)" }]);
+    await expect(failed).rejects.toMatchObject({ index: 1 });
+    await expect(failed).rejects.toBeInstanceOf(BatchError);
+    expect(await db.all('SELECT k FROM b ORDER BY k')).toEqual([{ k: 'x' }, { k: 'y' }]);
+  });
+
+  it('expectRow rolls the batch back when a statement returns no row', async () => {
+    const r = db.batch([
+      { sql: "UPDATE b SET v = 10 WHERE k = 'x' RETURNING v", expectRow: true },
+      { sql: "UPDATE b SET v = 20 WHERE k = 'missing' RETURNING v", expectRow: true },
+    ]);
+    await expect(r).rejects.toMatchObject({ index: 1, code: 'BATCH_NO_ROW' });
+    expect(await db.get("SELECT v FROM b WHERE k = 'x'")).toEqual({ v: 1 });
+  });
+
+  it('a failing batch does not take the statements committed with it down', async () => {
+    const writes = [db.run("INSERT INTO b VALUES ('p', 1)"), db.batch([{ sql: "INSERT INTO b VALUES ('q', 1)" }, { sql: 'INSERT INTO b VALUES (NULL, NULL)' }]), db.run("INSERT INTO b VALUES ('r', 1)")];
+    const [p, q, r] = await Promise.allSettled(writes);
+    expect([p.status, q.status, r.status]).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await db.all<{ k: string }>("SELECT k FROM b WHERE k IN ('p', 'q', 'r') ORDER BY k")).map((x) => x.k)).toEqual(['p', 'r']);
+  });
+
+  it('inside a transaction it joins the transaction', async () => {
+    await db
+      .transaction(async () => {
+        await db.batch([{ sql: "INSERT INTO b VALUES ('t', 1)" }]);
+        throw new Error('undo');
+      })
+      .catch(() => undefined);
+    expect(await db.get("SELECT k FROM b WHERE k = 't'")).toBeUndefined();
   });
 });

@@ -1,12 +1,13 @@
 // Atomic bulk put and delete (at most 100 items: all or nothing) and forgetting by filter (dry run first).
 import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
+import { BatchError } from '../../src/store/db.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { mustWrite, notFound, resolveTarget } from './access.js';
-import { PutInput, putOne } from './entries.js';
+import { PutInput, preparePut } from './entries.js';
 import { Key, Namespace, OwnerHandle, SCRATCHPAD, Tags } from './limits.js';
-import { getEntry, removeEntries } from './store/entries.js';
+import { getEntry, removeEntries, type PutRow } from './store/entries.js';
 import { selectForgettable } from './store/forget.js';
 import { ftsQuery } from './store/search.js';
 import { iso } from './shape.js';
@@ -43,18 +44,19 @@ export const memoryBulkPut = defineTool({
   annotations: { destructiveHint: false },
   handler: async (input, ctx) => {
     const targets = await targetsFor(ctx, input.items.map((i) => i.namespace), input.handle);
-    const written = await ctx.db.transaction(async (tx) => {
-      const out = [];
-      for (let i = 0; i < input.items.length; i++) {
-        const item = input.items[i];
-        try {
-          out.push(await putOne(ctx, targets.get(item.namespace)!, { ...item, handle: input.handle }, tx));
-        } catch (err) {
-          naming(err, i);
-        }
+    const puts = input.items.map((item, i) => {
+      try {
+        return preparePut(ctx, targets.get(item.namespace)!, { ...item, handle: input.handle });
+      } catch (err) {
+        return naming(err, i);
       }
-      return out;
     });
+    // One batch: every write without a round trip between them, all or nothing.
+    const rows = await ctx.db.batch(puts.map((p) => ({ ...p.stmt, expectRow: true }))).catch(async (err: unknown) => {
+      if (!(err instanceof BatchError)) throw err;
+      return naming(await puts[err.index].refusal(ctx.db, err.code === 'BATCH_NO_ROW' ? null : err), err.index);
+    });
+    const written = rows.map((r, i) => puts[i].done((r as PutRow[])[0]));
     for (const t of targets.values()) ctx.services.bus.emit('memory:changed', { ownerId: t.ownerId });
     return { written: written.length, items: written };
   },

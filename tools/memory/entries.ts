@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
-import type { Queryable } from '../../src/store/db.js';
+import type { Queryable, SqlValue } from '../../src/store/db.js';
 import { RateWindow } from '../../src/rate-window.js';
 import { mustWrite, notFound, readsAll, resolveTarget, type Target } from './access.js';
 import { flattenText } from './facts-extract.js';
@@ -45,8 +45,28 @@ export const PutInput = z.object({
   handle: OwnerHandle,
 });
 
-/** Writes one entry for the caller (also used by bulk put, templates and import). */
-export async function putOne(ctx: ToolContext, target: Target, input: z.output<typeof PutInput>, q: Queryable = ctx.db) {
+/** A validated write of one entry: its statement, and how its outcome becomes the API's answer or error. */
+export interface PreparedPut {
+  stmt: { sql: string; params: SqlValue[] };
+  /** The answer for the row the statement returned (the caller checked there is one). */
+  done(row: store.PutRow): PutResult;
+  /** The error for a write the statement refused: a version mismatch (no row), or the entry limit. */
+  refusal(q: Queryable, err: unknown | null): Promise<GatewayError | unknown>;
+}
+
+export interface PutResult {
+  namespace: string;
+  key: string;
+  owner: string | null;
+  version: number;
+  size: number;
+  created_at: string | null;
+  updated_at: string | null;
+  expires_at: string | null;
+}
+
+/** Validates a write for the caller and builds its statement (bulk put sends many in one batch). */
+export function preparePut(ctx: ToolContext, target: Target, input: z.output<typeof PutInput>): PreparedPut {
   mustWrite(ctx, target);
   const scratch = target.access === 'scratchpad';
   const value = JSON.stringify(input.value);
@@ -56,7 +76,7 @@ export async function putOne(ctx: ToolContext, target: Target, input: z.output<t
   const now = ctx.clock.now();
   let ttl = input.ttl_seconds;
   if (scratch) ttl = Math.min(ttl ?? SCRATCHPAD_TTL_SECONDS, SCRATCHPAD_TTL_SECONDS);
-  const row = await store.putEntry(q, {
+  const stmt = store.putStatement({
     ownerId: target.ownerId,
     namespace: input.namespace,
     key: input.key,
@@ -71,29 +91,46 @@ export async function putOne(ctx: ToolContext, target: Target, input: z.output<t
     clientKey: scratch ? ctx.services.clientKey(ctx.caller.credentials.ip) : null,
     ifVersion: input.if_version ?? null,
     now,
-  }).catch(async (err: unknown) => {
-    if (!isEntryLimit(err) || !target.ownerId) throw err;
-    const usage = await store.usageOf(ctx.db, target.ownerId);
-    throw new GatewayError('payload_too_large', `This agent holds ${usage.entries} entries, the limit; delete or forget some first.`, {
-      extra: { limit: ctx.config.memory.maxEntriesPerAgent },
-    });
   });
-  if (!row) {
-    const current = await store.liveVersion(q, target.ownerId, input.namespace, input.key, now);
-    throw new GatewayError('conflict', `Version mismatch: the entry is at version ${current}, not ${input.if_version}.`, {
-      extra: { current_version: current },
-    });
-  }
   return {
-    namespace: input.namespace,
-    key: input.key,
-    owner: target.ownerHandle,
-    version: row.version,
-    size,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    expires_at: ttl ? iso(now + ttl * 1000) : null,
+    stmt,
+    done: (row) => ({
+      namespace: input.namespace,
+      key: input.key,
+      owner: target.ownerHandle,
+      version: row.version,
+      size,
+      created_at: iso(row.created_at),
+      updated_at: iso(row.updated_at),
+      expires_at: ttl ? iso(now + ttl * 1000) : null,
+    }),
+    async refusal(q, err) {
+      if (err !== null) {
+        if (!isEntryLimit(err) || !target.ownerId) return err;
+        const usage = await store.usageOf(ctx.db, target.ownerId);
+        return new GatewayError('payload_too_large', `This agent holds ${usage.entries} entries, the limit; delete or forget some first.`, {
+          extra: { limit: ctx.config.memory.maxEntriesPerAgent },
+        });
+      }
+      const current = await store.liveVersion(q, target.ownerId, input.namespace, input.key, now);
+      return new GatewayError('conflict', `Version mismatch: the entry is at version ${current}, not ${input.if_version}.`, {
+        extra: { current_version: current },
+      });
+    },
   };
+}
+
+/** Writes one entry for the caller (also used by templates and import). */
+export async function putOne(ctx: ToolContext, target: Target, input: z.output<typeof PutInput>, q: Queryable = ctx.db): Promise<PutResult> {
+  const put = preparePut(ctx, target, input);
+  let row: store.PutRow | undefined;
+  try {
+    row = await q.get<store.PutRow>(put.stmt.sql, put.stmt.params);
+  } catch (err) {
+    throw await put.refusal(q, err);
+  }
+  if (!row) throw await put.refusal(q, null);
+  return put.done(row);
 }
 
 export const memoryPut = defineTool({

@@ -1,19 +1,20 @@
 // The wall's search and topic indexes are filled in batches, off the request path: a post kicks the indexer,
-// which adds everything new in one transaction (one FTS segment per batch instead of one per post, each
-// topic's count rows touched once). Search and topic reads catch up first, so a reader always finds what was
-// posted before its query.
+// which adds everything new a few hundred posts at a time (one FTS segment per batch instead of one per post,
+// each topic's count rows touched once per batch). Each batch is one atomic unit for the writer, and other
+// writes go between batches, so posting never waits for a whole backlog. Search and topic reads catch up
+// first, so a reader always finds what was posted before its query.
 import type { Db } from '../../src/store/db.js';
 import { Ticker, type Worker } from '../../src/workers.js';
 import { indexBatch, indexLags } from './store/posts.js';
 
-const BATCH = 2000;
+const BATCH = 200;
 /** A post waits at most this long for the index (a search indexes at once); posts in between share a batch. */
 const SETTLE_MS = 250;
 const kickers = new WeakMap<Db, () => void>();
 
 /** Indexes every post not yet indexed (stopping between batches when asked to). */
 export async function indexPending(db: Db, signal?: AbortSignal): Promise<void> {
-  while ((await db.transaction((tx) => indexBatch(tx, BATCH))) === BATCH && !signal?.aborted);
+  while ((await indexBatch(db, BATCH)) === BATCH && !signal?.aborted);
 }
 
 /** Asks the indexer to run soon (a no-op where no indexer runs). */

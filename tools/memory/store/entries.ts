@@ -1,6 +1,6 @@
 // SQL for memory entries and their history. Triggers (migration 003) keep versions, the full-text index,
 // the change feed and usage counters in step, so each write here is a single statement.
-import type { Db, Queryable } from '../../../src/store/db.js';
+import type { Db, Queryable, SqlValue } from '../../../src/store/db.js';
 
 export interface EntryRow {
   id: number;
@@ -55,21 +55,29 @@ const UPSERT = `INSERT INTO memory_entries (agent_id, namespace, key, value, tex
   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ifnull(?7, 'private'), ifnull(?8, '[]'), ifnull(?9, 0), 1, ?10, ?10, ?11, ?12, ?13)
   ON CONFLICT (ifnull(agent_id, ''), namespace, key) DO UPDATE SET ${UPDATE_SET}`;
 
+export type PutRow = { id: number; version: number; created_at: number; updated_at: number };
+
 /**
- * Creates or updates an entry in one statement; returns the new version, or null when `ifVersion` did not
- * match the live version. An expired entry counts as absent (live version 0); its history continues.
+ * The one statement that creates or updates an entry; it returns the new version's row, or no row when
+ * `ifVersion` did not match the live version. An expired entry counts as absent (live version 0); its history
+ * continues.
  */
-export async function putEntry(q: Queryable, p: PutParams): Promise<{ id: number; version: number; created_at: number; updated_at: number } | null> {
-  const args = [p.ownerId, p.namespace, p.key, p.value, p.text, p.size, p.visibility, p.tags, p.pinned, p.now, p.expiresAt, p.writtenBy, p.clientKey];
-  let sql: string;
-  if (p.ifVersion === null) sql = `${UPSERT} ${RETURNING}`;
-  else if (p.ifVersion === 0) sql = `${UPSERT} WHERE expires_at <= ?10 ${RETURNING}`;
-  else {
-    sql = `UPDATE memory_entries SET ${UPDATE_SET}
-      WHERE ifnull(agent_id, '') = ifnull(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?10) AND version = ?14 ${RETURNING}`;
-    args.push(p.ifVersion);
-  }
-  return (await q.get<{ id: number; version: number; created_at: number; updated_at: number }>(sql, args)) ?? null;
+export function putStatement(p: PutParams): { sql: string; params: SqlValue[] } {
+  const params: SqlValue[] = [p.ownerId, p.namespace, p.key, p.value, p.text, p.size, p.visibility, p.tags, p.pinned, p.now, p.expiresAt, p.writtenBy, p.clientKey];
+  if (p.ifVersion === null) return { sql: `${UPSERT} ${RETURNING}`, params };
+  if (p.ifVersion === 0) return { sql: `${UPSERT} WHERE expires_at <= ?10 ${RETURNING}`, params };
+  params.push(p.ifVersion);
+  return {
+    sql: `UPDATE memory_entries SET ${UPDATE_SET}
+      WHERE ifnull(agent_id, '') = ifnull(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?10) AND version = ?14 ${RETURNING}`,
+    params,
+  };
+}
+
+/** Creates or updates an entry; null when `ifVersion` did not match. */
+export async function putEntry(q: Queryable, p: PutParams): Promise<PutRow | null> {
+  const { sql, params } = putStatement(p);
+  return (await q.get<PutRow>(sql, params)) ?? null;
 }
 
 export const getEntry = (q: Queryable, ownerId: string | null, namespace: string, key: string, now: number): Promise<EntryRow | undefined> =>

@@ -115,24 +115,29 @@ export const searchPosts = (db: Db, match: string, limit: number) =>
 
 /**
  * Adds the next posts not yet indexed (at most `limit`, oldest first) to the search index and the topic index
- * (whose trigger keeps the topic counts) in the caller's transaction; returns how many. Posts are immutable,
+ * (whose trigger keeps the topic counts), all or nothing in one batch; returns how many. Posts are immutable,
  * so indexing once is enough; topic rows go in topic order, so each topic's pages are touched once a batch.
  */
-export async function indexBatch(tx: Queryable, limit: number): Promise<number> {
-  const mark = (await tx.get<{ n: number }>("SELECT n FROM wall_counters WHERE name = 'fts_indexed'"))?.n ?? 0;
-  const top = (await tx.get<{ id: number | null; n: number }>('SELECT MAX(id) AS id, COUNT(*) AS n FROM (SELECT id FROM wall_posts WHERE id > ? ORDER BY id LIMIT ?)', [mark, limit]))!;
-  if (top.id === null) return 0;
-  // OR IGNORE: posts written before migration 014 got their topic rows on insert.
-  await tx.run(
-    `INSERT OR IGNORE INTO wall_post_topics (topic, post_id, hour)
-     SELECT j.value, p.id, p.created_at / 3600000 FROM wall_posts p, json_each(p.topics) j WHERE p.id > ? AND p.id <= ? ORDER BY j.value, p.id`,
-    [mark, top.id],
-  );
-  await tx.run('INSERT INTO wall_fts (rowid, text) SELECT id, text FROM wall_posts WHERE id > ? AND id <= ?', [mark, top.id]);
-  // Topic pages now list these posts: a page cached before this batch (page-cache.ts) must not be served.
-  await tx.run("UPDATE wall_counters SET n = n + 1 WHERE name = 'version'");
-  await tx.run("UPDATE wall_counters SET n = ? WHERE name = 'fts_indexed'", [top.id]);
-  return top.n;
+export async function indexBatch(db: Db, limit: number): Promise<number> {
+  // The range [mark, top]: the next `limit` posts after the indexed mark. Every statement works it out again
+  // (the batch holds the writer, so it is the same each time) and the first reports it.
+  const mark = "(SELECT n FROM wall_counters WHERE name = 'fts_indexed')";
+  const top = `(SELECT MAX(id) FROM (SELECT id FROM wall_posts WHERE id > ${mark} ORDER BY id LIMIT ?1))`;
+  const range = `p.id > ${mark} AND p.id <= ${top}`;
+  const [counted] = (await db.batch([
+    { sql: `SELECT COUNT(*) AS n FROM (SELECT id FROM wall_posts WHERE id > ${mark} ORDER BY id LIMIT ?1)`, params: [limit], rows: true },
+    // OR IGNORE: posts written before migration 014 got their topic rows on insert.
+    {
+      sql: `INSERT OR IGNORE INTO wall_post_topics (topic, post_id, hour)
+        SELECT j.value, p.id, p.created_at / 3600000 FROM wall_posts p, json_each(p.topics) j WHERE ${range} ORDER BY j.value, p.id`,
+      params: [limit],
+    },
+    { sql: `INSERT INTO wall_fts (rowid, text) SELECT p.id, p.text FROM wall_posts p WHERE ${range}`, params: [limit] },
+    // Topic pages now list these posts: a page cached before this batch (page-cache.ts) must not be served.
+    { sql: `UPDATE wall_counters SET n = n + 1 WHERE name = 'version' AND ${top} IS NOT NULL`, params: [limit] },
+    { sql: `UPDATE wall_counters SET n = ${top} WHERE name = 'fts_indexed' AND ${top} IS NOT NULL`, params: [limit] },
+  ])) as [{ n: number }[]];
+  return counted[0].n;
 }
 
 /** True when posts wait for the search and topic indexes. */

@@ -1,11 +1,10 @@
 // SQL for what an agent did on the wall and what others gave it: the identity card and badge metrics.
 import type { Db } from '../../../src/store/db.js';
 
-/** Posts by kind, replies and quotes written by one agent. */
+/** Posts by kind, replies and quotes written by one agent (counters kept by triggers, migration 016). */
 export const activityOf = (db: Db, agentId: string) =>
   db.all<{ kind: string; posts: number; replies: number; quotes: number }>(
-    `SELECT kind, COUNT(*) AS posts, SUM(reply_to IS NOT NULL) AS replies, SUM(quote_of IS NOT NULL) AS quotes
-     FROM wall_posts WHERE agent_id = ? GROUP BY kind`,
+    'SELECT kind, posts, replies, quotes FROM wall_agent_activity WHERE agent_id = ? AND posts > 0 ORDER BY kind',
     [agentId],
   );
 
