@@ -76,7 +76,7 @@ export class Gateway {
     // Version pruning and the entry limit happen in triggers, which read the configured values from the settings.
     await setSetting(db, 'memory_versions_kept', String(config.memory.versionsKept));
     await setSetting(db, 'memory_max_entries', String(config.memory.maxEntriesPerAgent));
-    db.checkpointInBackground();
+    db.startHelpers({ readerThreads: config.readerThreads });
     let registry: Registry | undefined;
     const infra = await buildInfrastructure({
       db,

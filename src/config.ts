@@ -1,4 +1,5 @@
 // Every setting comes from the environment, parsed and validated once at start-up (README has the table).
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { validateAllowList } from './egress/address-policy.js';
@@ -51,6 +52,7 @@ const EnvSchema = z.object({
   LLM_TIMEOUT_MS: positiveInt.default(60_000),
   GATEWAY_CHAT_RATE_PER_MINUTE: positiveInt.default(60),
   GATEWAY_MEMORY_MAX_ENTRIES: positiveInt.default(100_000),
+  GATEWAY_READER_THREADS: z.coerce.number().int().min(0).max(16).default(Math.min(4, Math.max(1, os.availableParallelism() - 1))),
   GATEWAY_MEMORY_VERSIONS_KEPT: positiveInt.max(10_000).default(50),
   X402_NETWORK: z.string().regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network such as eip155:8453').default('eip155:84532'),
   X402_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -96,6 +98,8 @@ export interface Config {
   /** API keys one client address may be issued per 24 hours. */
   keysPerClientPerDay: number;
   memory: { maxValueBytes: number; maxEntriesPerAgent: number; versionsKept: number };
+  /** Threads for heavy database reads (search, ranked lists); 0 runs them on the event loop. */
+  readerThreads: number;
   /** An OpenAI-compatible embeddings endpoint (semantic memory search), when configured. */
   embeddings?: { baseUrl: string; apiKey?: string; model: string };
   /** An OpenAI-compatible chat upstream (summaries, proxied models), when configured. */
@@ -200,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxEntriesPerAgent: e.GATEWAY_MEMORY_MAX_ENTRIES,
       versionsKept: e.GATEWAY_MEMORY_VERSIONS_KEPT,
     },
+    readerThreads: e.GATEWAY_READER_THREADS,
     x402: x402Config(e),
     entitlements: entitlementSettings(e, ConfigError),
     stdio: { handle: e.AGENT_HANDLE, secret: e.AGENT_SECRET, apiKey: e.GATEWAY_API_KEY },

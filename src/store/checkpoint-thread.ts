@@ -17,7 +17,8 @@ const INTERVAL_MS = 100;
  */
 const RESTART_FRAMES = 65536;
 
-const conn = Connection.open((workerData as { file: string }).file, { readonly: false });
+const { file, restartFrames = RESTART_FRAMES } = workerData as { file: string; restartFrames?: number };
+const conn = Connection.open(file, { readonly: false });
 
 function checkpoint(mode: 'PASSIVE' | 'RESTART'): { log: number; checkpointed: number } {
   return (conn.raw.pragma(`wal_checkpoint(${mode})`) as { busy: number; log: number; checkpointed: number }[])[0];
@@ -25,7 +26,7 @@ function checkpoint(mode: 'PASSIVE' | 'RESTART'): { log: number; checkpointed: n
 
 const timer = setInterval(() => {
   try {
-    if (checkpoint('PASSIVE').log >= RESTART_FRAMES) checkpoint('RESTART');
+    if (checkpoint('PASSIVE').log >= restartFrames) checkpoint('RESTART');
   } catch {
     // busy or locked by another process: the next round tries again
   }

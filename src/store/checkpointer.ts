@@ -9,9 +9,9 @@ const DEFAULT_PAGES = 1000;
 export class Checkpointer {
   private constructor(private readonly thread: ThreadClient<null, null>) {}
 
-  /** `setAuto` sets the writer's wal_autocheckpoint (pages). */
-  static async start(file: string, setAuto: (pages: number) => Promise<unknown>): Promise<Checkpointer> {
-    const thread = await ThreadClient.start<null, null>(THREAD, { file });
+  /** `setAuto` sets the writer's wal_autocheckpoint (pages); `restartFrames` overrides the thread's default. */
+  static async start(file: string, setAuto: (pages: number) => Promise<unknown>, restartFrames?: number): Promise<Checkpointer> {
+    const thread = await ThreadClient.start<null, null>(THREAD, { file, restartFrames });
     await setAuto(0);
     thread.onFailure(() => void setAuto(DEFAULT_PAGES));
     return new Checkpointer(thread);

@@ -11,9 +11,17 @@ export interface RunResult {
   lastId: number;
 }
 
+/**
+ * `heavy`: a read that can take a millisecond or more (search, ranked lists); outside a transaction it may
+ * run on a reader thread so it does not hold the event loop.
+ */
+export interface ReadOptions {
+  heavy?: boolean;
+}
+
 export interface Queryable {
-  get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined>;
-  all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
+  get<T = Record<string, unknown>>(sql: string, params?: Params, opts?: ReadOptions): Promise<T | undefined>;
+  all<T = Record<string, unknown>>(sql: string, params?: Params, opts?: ReadOptions): Promise<T[]>;
   run(sql: string, params?: Params): Promise<RunResult>;
 }
 

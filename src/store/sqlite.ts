@@ -5,8 +5,8 @@
 // implement it later.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BatchStatement, Db, Params, Queryable, RunResult } from './db.js';
-import { Checkpointer } from './checkpointer.js';
+import type { BatchStatement, Db, Params, Queryable, ReadOptions, RunResult } from './db.js';
+import { HelperThreads, type HelperOptions } from './helper-threads.js';
 import { Connection } from './sqlite-connection.js';
 import { TxScope } from './tx-scope.js';
 import { WriterClient } from './writer-client.js';
@@ -28,7 +28,7 @@ export class SqliteDb implements Db {
   private readonly scope = new TxScope();
   private savepoints = 0;
   private closed = false;
-  private checkpointer: Promise<Checkpointer | null> | null = null;
+  private helpers: HelperThreads | null = null;
   /** What a transaction's callback receives: every statement goes into the open transaction. */
   private readonly tx: Queryable = {
     get: <T>(sql: string, params?: Params) => this.inTx<T[]>(sql, params, true).then(first),
@@ -52,13 +52,14 @@ export class SqliteDb implements Db {
   }
 
   /**
-   * Checkpoints the WAL from a thread of its own once that thread is up (a long-running gateway; short
-   * scripts keep SQLite's default). If the thread cannot start, the writer keeps checkpointing itself.
+   * Enables the helper threads of a long-running gateway (short scripts do without): WAL checkpoints on a thread
+   * of their own, and `readerThreads` threads for heavy reads (helper-threads.ts). Until they are up, and if
+   * they cannot start, the writer checkpoints itself and heavy reads run here.
    */
-  checkpointInBackground(): void {
-    if (!this.reader || this.checkpointer || this.closed) return;
+  startHelpers(opts: HelperOptions): void {
+    if (!this.reader || this.helpers || this.closed) return;
     const setAuto = (pages: number) => this.writer.request({ op: 'exec', sql: `PRAGMA wal_autocheckpoint=${pages}` }).catch(() => undefined);
-    this.checkpointer = Checkpointer.start(this.path, setAuto).catch(() => null);
+    this.helpers = new HelperThreads(this.path, setAuto, opts);
   }
 
   private inTx<T>(sql: string, params: Params | undefined, rows: boolean): Promise<T> {
@@ -80,16 +81,16 @@ export class SqliteDb implements Db {
     return this.scope.detach(fn);
   }
 
-  get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
-    const r = this.readerFor(sql);
-    if (r) return promised(() => r.all<T>(sql, params)[0]);
-    return this.write<T[]>(sql, params, true).then(first);
+  get<T = Record<string, unknown>>(sql: string, params?: Params, opts?: ReadOptions): Promise<T | undefined> {
+    return this.all<T>(sql, params, opts).then(first);
   }
 
-  all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
+  all<T = Record<string, unknown>>(sql: string, params?: Params, opts?: ReadOptions): Promise<T[]> {
     const r = this.readerFor(sql);
-    if (r) return promised(() => r.all<T>(sql, params));
-    return this.write<T[]>(sql, params, true);
+    if (!r) return this.write<T[]>(sql, params, true);
+    const readers = opts?.heavy ? this.helpers?.heavyReaders() : null;
+    if (readers) return readers.all<T>(sql, params);
+    return promised(() => r.all<T>(sql, params));
   }
 
   run(sql: string, params?: Params): Promise<RunResult> {
@@ -147,7 +148,7 @@ export class SqliteDb implements Db {
     this.closed = true;
     // Everything sent before close() still runs; the reader closes before the final checkpoint.
     await this.writer.request({ op: 'barrier' });
-    await (await this.checkpointer)?.stop();
+    await this.helpers?.stop();
     this.reader?.close();
     await this.writer.request({ op: 'close' });
   }

@@ -4,6 +4,7 @@
 import type { Worker } from 'node:worker_threads';
 import { spawnThread, siblingModule } from '../threads.js';
 import type { Params } from './db.js';
+import { withBuffers } from './thread-values.js';
 import { reviveError, type Op, type Reply, type SerializedError, type Stmt } from './writer-protocol.js';
 
 type Outgoing = Op extends infer O ? (O extends Op ? Omit<O, 'id'> : never) : never;
@@ -11,20 +12,6 @@ type Outgoing = Op extends infer O ? (O extends Op ? Omit<O, 'id'> : never) : ne
 const THREAD = siblingModule(import.meta.url, 'writer-thread');
 /** Distinct SQL texts given a number; beyond it (generated SQL), texts travel whole every time. */
 const SQL_IDS_MAX = 5000;
-
-/** Blob columns arrive as plain Uint8Arrays after the thread hop; callers expect Buffers, as the driver gives. */
-function withBuffers(value: unknown): unknown {
-  if (!Array.isArray(value)) return value;
-  for (const row of value) {
-    if (row === null || typeof row !== 'object') continue;
-    const r = row as Record<string, unknown>;
-    for (const k in r) {
-      const v = r[k];
-      if (v instanceof Uint8Array && !Buffer.isBuffer(v)) r[k] = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-    }
-  }
-  return value;
-}
 
 export class WriterClient {
   private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();

@@ -7,7 +7,7 @@ import type { ToolContext } from '../../src/registry/types.js';
 import { limitParam, OwnerHandle } from './limits.js';
 import { ftsQuery, corpusStats, searchMemory, type SearchHit } from './store/search.js';
 import { sharedWith } from './store/acl.js';
-import { snippet } from './snippet.js';
+import { snippetter } from './snippet.js';
 import { iso } from './shape.js';
 import { semanticRerank } from './semantic.js';
 
@@ -27,10 +27,10 @@ export async function runMemorySearch(ctx: ToolContext, q: string, namespace: st
   const rows = await searchMemory(ctx.db, { match, callerId, shared, namespace: namespace || null, limit, now: ctx.clock.now() });
   // The index already limited hits to what the caller may see; this re-check is defence in depth.
   const sharedSet = new Set(shared.map((s) => `${s.owner_id}/${s.namespace}`));
-  const words = q.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const snippet = snippetter(q.match(/[\p{L}\p{N}_]+/gu) ?? []);
   const hits: SearchHit[] = rows
     .filter((r) => r.owner_id === null || r.owner_id === callerId || r.visibility === 'public' || sharedSet.has(`${r.owner_id}/${r.namespace}`))
-    .map(({ text, ...r }) => ({ ...r, snippet: snippet(text, words) }));
+    .map(({ text, ...r }) => ({ ...r, snippet: snippet(text) }));
   const ranked = await semanticRerank(ctx, q, hits, limit);
   return ranked.map((h) => ({
     source: 'memory' as const,

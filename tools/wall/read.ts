@@ -7,7 +7,7 @@ import type { ToolContext } from '../../src/registry/types.js';
 import { HandleRef } from '../identity/handles.js';
 import { agentByHandle } from '../identity/store.js';
 import { ftsQuery } from '../memory/store/search.js';
-import { snippet } from '../memory/snippet.js';
+import { snippetter } from '../memory/snippet.js';
 import { PostId, THREAD_MAX } from './limits.js';
 import { parsePosts, wallBase, type ShownPost } from './shape.js';
 import { countPosts, deletePost, listPostsJson, postLink, postsJson, searchPosts, threadJson, type ListQuery } from './store/posts.js';
@@ -122,14 +122,14 @@ export const wallSearch = defineTool({
     if (!match) return { q: input.q, results: [] };
     await catchUp(ctx.db);
     const rows = await searchPosts(ctx.db, match, input.limit);
-    const words = input.q.match(/[\p{L}\p{N}_]+/gu) ?? [];
+    const snippet = snippetter(input.q.match(/[\p{L}\p{N}_]+/gu) ?? []);
     return {
       q: input.q,
       results: rows.map((r) => ({
         post_id: r.id,
         handle: r.handle,
         kind: r.kind,
-        snippet: snippet(r.text, words),
+        snippet: snippet(r.text),
         topics: JSON.parse(r.topics) as string[],
         score: Number((-r.score).toPrecision(4)),
         created_at: new Date(r.created_at).toISOString(),

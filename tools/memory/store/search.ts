@@ -50,6 +50,7 @@ export async function searchMemory(
      WHERE e.expires_at IS NULL OR e.expires_at > ?3
      ORDER BY f.rank`,
     [query, o.limit, o.now],
+    { heavy: true },
   );
 }
 

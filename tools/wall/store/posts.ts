@@ -45,7 +45,8 @@ const POST_JSON = `json_object('post_id', p.id, 'handle', a.handle, 'kind', p.ki
 /** The rows of `inner` (columns id, j) as one JSON array text, in `order`. */
 const asArray = (inner: string, order: string) => `SELECT '[' || ifnull(group_concat(j, ',' ORDER BY ${order}), '') || ']' AS j FROM (${inner})`;
 
-const jsonOf = async (db: Queryable, sql: string, args: (string | number)[]): Promise<string> => (await db.get<{ j: string }>(sql, args))?.j ?? '[]';
+const jsonOf = async (db: Queryable, sql: string, args: (string | number)[], heavy = false): Promise<string> =>
+  (await db.get<{ j: string }>(sql, args, { heavy }))?.j ?? '[]';
 
 /** Posts by id, as JSON text (missing ids are left out), in id order. */
 export const postsJson = (db: Queryable, baseUrl: string, ids: number[]): Promise<string> =>
@@ -93,7 +94,8 @@ export function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Promise<st
   const order = o.since > 0 ? 'ASC' : 'DESC';
   const inner = `SELECT p.id, ${POST_JSON} AS j FROM ${from} CROSS JOIN agents a ON a.id = p.agent_id
     ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ${arg(o.limit)}`;
-  return jsonOf(db, asArray(inner, `id ${order}`), args);
+  // A topic's, an agent's or a feed's posts lie scattered over the table: a cold page costs milliseconds.
+  return jsonOf(db, asArray(inner, `id ${order}`), args, o.topic !== null || o.agentId !== null || o.followedBy !== null);
 }
 
 /** Every reply in a thread, oldest first, as JSON text. */
@@ -111,6 +113,7 @@ export const searchPosts = (db: Db, match: string, limit: number) =>
      FROM (SELECT rowid, rank FROM wall_fts WHERE wall_fts MATCH ? ORDER BY rank LIMIT ?) f
      CROSS JOIN wall_posts p ON p.id = f.rowid CROSS JOIN agents a ON a.id = p.agent_id ORDER BY f.rank`,
     [match, limit],
+    { heavy: true },
   );
 
 /**

@@ -39,6 +39,7 @@ export async function topTopics(db: Db, nowHour: number, windowHours: number, li
       `SELECT topic, posts FROM (SELECT t.topic, ${IN_WINDOW} AS posts FROM wall_topics t WHERE t.last_hour >= ?1)
        WHERE posts > 0 ORDER BY posts DESC, topic LIMIT ?2`,
       [fromHour, limit],
+      { heavy: true },
     );
   }
   // total - base counts the posts since the horizon began, which covers the window: once that bound falls
@@ -53,11 +54,13 @@ export async function topTopics(db: Db, nowHour: number, windowHours: number, li
            WHERE ${bound} <= ?3 AND (${bound} < ?3 OR t.topic > ?4) AND t.last_hour >= ?1
            ORDER BY ${bound} DESC, t.topic LIMIT ?2`,
           [fromHour, chunk, after.bound, after.topic],
+          { heavy: true },
         )
       : await db.all(
           `SELECT t.topic, ${bound} AS bound, ${IN_WINDOW} AS posts FROM wall_topics t
            WHERE t.last_hour >= ?1 ORDER BY ${bound} DESC, t.topic LIMIT ?2`,
           [fromHour, chunk],
+          { heavy: true },
         );
     for (const r of rows) if (r.posts > 0) best.push({ topic: r.topic, posts: r.posts });
     best.sort(byRank);
