@@ -6,7 +6,7 @@ import type { Registry } from '../registry/registry.js';
 import type { Upload } from '../registry/types.js';
 import { coerceQuery } from './coerce-query.js';
 import { credentialsOf } from './credentials.js';
-import { readBody, readBytes } from './read-body.js';
+import { readBody, readContent } from './read-body.js';
 import type { RequestParts, Route } from './route.js';
 import { parseQuery, type Router } from './router.js';
 import { isFileResult, sendError, sendHtml, sendJson } from './send.js';
@@ -79,9 +79,9 @@ async function readUpload(r: Route, req: IncomingMessage, maxBytes: number): Pro
     req.resume();
     throw new GatewayError('unsupported_media_type', 'Multipart forms are not taken: send the file itself as the body (curl --data-binary @file) or JSON with base64.');
   }
-  const bytes = await readBytes(req, maxBytes);
-  if (bytes === null) throw tooLarge(maxBytes);
-  return { bytes, contentType };
+  const content = await readContent(req, maxBytes);
+  if (content === null) throw tooLarge(maxBytes);
+  return { content, contentType };
 }
 
 /** The tool a request names: fixed, or from a path parameter when the route admits it. */

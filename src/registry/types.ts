@@ -11,6 +11,7 @@ import type { KeyService } from '../billing/keys.js';
 import type { PaymentSettings } from '../billing/challenge.js';
 import type { Bus } from '../bus.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import type { Content } from '../blobs/content.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 
 export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
@@ -108,7 +109,8 @@ export interface ToolContext {
 }
 
 export interface Upload {
-  bytes: Buffer;
+  /** The body, hashed on arrival and kept in the chunks it came in. */
+  content: Content;
   /** The request's Content-Type. */
   contentType: string;
 }

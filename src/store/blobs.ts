@@ -1,9 +1,11 @@
 // SQL for blob bookkeeping: which blobs exist, and which no live artifact references any more.
-import type { Db, Queryable } from './db.js';
+import type { BatchStatement, Db } from './db.js';
 
-export async function recordBlob(q: Queryable, sha256: string, bytes: number, now: number): Promise<void> {
-  await q.run('INSERT INTO blobs (sha256, bytes, created_at) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes, now]);
-}
+/** The statement that records a blob (once), for the batch that attaches it to an artifact. */
+export const recordBlob = (sha256: string, bytes: number, now: number): BatchStatement => ({
+  sql: 'INSERT INTO blobs (sha256, bytes, created_at) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING',
+  params: [sha256, bytes, now],
+});
 
 const UNREFERENCED = 'NOT EXISTS (SELECT 1 FROM artifacts a WHERE a.sha256 = b.sha256 AND a.expires_at > ?)';
 

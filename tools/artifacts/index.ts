@@ -5,6 +5,7 @@ import { defineTool } from '../../src/registry/define-tool.js';
 import type { FileResult } from '../../src/registry/types.js';
 import { OwnerHandle } from '../memory/limits.js';
 import { AGENT_MAX_BYTES, AGENT_MAX_TTL, ANON_MAX_BYTES, ANON_MAX_TTL, describeArtifact, storeArtifact } from './service.js';
+import { contentOf } from '../../src/blobs/content.js';
 import { artifactById, countArtifacts, listArtifacts } from './store.js';
 
 const ContentType = z
@@ -60,17 +61,17 @@ export const artifactCreate = defineTool({
     const upload = ctx.upload;
     const given = Number(input.text !== undefined) + Number(input.base64 !== undefined) + Number(upload !== undefined);
     if (given !== 1) throw invalid('text', upload ? 'the request body is the content: give no text or base64 beside it' : 'give exactly one of text or base64');
-    const bytes = upload ? upload.bytes : input.text !== undefined ? Buffer.from(input.text, 'utf8') : decodeBase64(input.base64!);
+    const content = upload ? upload.content : contentOf(input.text !== undefined ? Buffer.from(input.text, 'utf8') : decodeBase64(input.base64!));
     const uploadType = upload ? typeOfUpload(upload.contentType) : undefined;
     const max = agent ? AGENT_MAX_BYTES : ANON_MAX_BYTES;
-    if (bytes.length > max) {
-      throw new GatewayError('payload_too_large', `The artifact is ${bytes.length} bytes; the limit is ${max}${agent ? '' : ' for anonymous uploads (register for 5 MB)'}.`, {
-        extra: { limit: max, bytes: bytes.length },
+    if (content.size > max) {
+      throw new GatewayError('payload_too_large', `The artifact is ${content.size} bytes; the limit is ${max}${agent ? '' : ' for anonymous uploads (register for 5 MB)'}.`, {
+        extra: { limit: max, bytes: content.size },
       });
     }
     const maxTtl = agent ? AGENT_MAX_TTL : ANON_MAX_TTL;
     return storeArtifact(ctx, {
-      bytes,
+      content,
       contentType: input.content_type ?? uploadType ?? (input.text !== undefined ? 'text/plain; charset=utf-8' : 'application/octet-stream'),
       filename: input.filename ?? (input.text !== undefined ? 'artifact.txt' : 'artifact.bin'),
       ttlSeconds: Math.min(input.ttl_seconds ?? maxTtl, maxTtl),

@@ -1,6 +1,7 @@
 // Storing an artifact: bytes into the blob store, metadata into the database. Uploads, job bundles and
 // watch snapshots all come through here.
 import { randomBytes } from 'node:crypto';
+import type { Content } from '../../src/blobs/content.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { recordBlob } from '../../src/store/blobs.js';
 import { insertArtifact, type ArtifactRow } from './store.js';
@@ -31,26 +32,24 @@ export function describeArtifact(ctx: { config: { baseUrl: string } }, a: Artifa
 
 export async function storeArtifact(
   ctx: Pick<ToolContext, 'db' | 'clock' | 'config' | 'services'>,
-  o: { bytes: Buffer; contentType: string; filename: string; ttlSeconds: number; agentId: string | null; source: string; clientKey?: string | null },
+  o: { content: Content; contentType: string; filename: string; ttlSeconds: number; agentId: string | null; source: string; clientKey?: string | null },
 ) {
   const now = ctx.clock.now();
-  const sha256 = await ctx.services.blobs.put(o.bytes);
+  const { sha256, size } = o.content;
+  await ctx.services.blobs.put(o.content);
   const row: ArtifactRow = {
     id: newArtifactId(),
     agent_id: o.agentId,
     sha256,
-    bytes: o.bytes.length,
+    bytes: size,
     content_type: o.contentType,
     filename: o.filename,
     source: o.source,
     created_at: now,
     expires_at: now + o.ttlSeconds * 1000,
   };
-  await ctx.db.transaction(async (tx) => {
-    await recordBlob(tx, sha256, o.bytes.length, now);
-    await insertArtifact(tx, { ...row, client_key: o.clientKey ?? null });
-  });
+  await ctx.db.batch([recordBlob(sha256, size, now), insertArtifact({ ...row, client_key: o.clientKey ?? null })]);
   // The orphan sweep may have removed an identical old blob between put() and the insert: store it again.
-  if (!(await ctx.services.blobs.has(sha256))) await ctx.services.blobs.put(o.bytes);
+  if (!(await ctx.services.blobs.has(sha256))) await ctx.services.blobs.put(o.content);
   return describeArtifact(ctx, row);
 }

@@ -1,5 +1,5 @@
 // SQL for artifact metadata (the bytes are in the blob store).
-import type { Db, Queryable } from '../../src/store/db.js';
+import type { BatchStatement, Db, Queryable } from '../../src/store/db.js';
 
 export interface ArtifactRow {
   id: string;
@@ -15,13 +15,12 @@ export interface ArtifactRow {
 
 const COLS = 'id, agent_id, sha256, bytes, content_type, filename, source, created_at, expires_at';
 
-export async function insertArtifact(q: Queryable, a: ArtifactRow & { client_key: string | null }): Promise<void> {
-  await q.run(
-    `INSERT INTO artifacts (id, agent_id, sha256, bytes, content_type, filename, source, created_at, expires_at, client_key)
+/** The statement that inserts an artifact row, for a batch with its blob record. */
+export const insertArtifact = (a: ArtifactRow & { client_key: string | null }): BatchStatement => ({
+  sql: `INSERT INTO artifacts (id, agent_id, sha256, bytes, content_type, filename, source, created_at, expires_at, client_key)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [a.id, a.agent_id, a.sha256, a.bytes, a.content_type, a.filename, a.source, a.created_at, a.expires_at, a.client_key],
-  );
-}
+  params: [a.id, a.agent_id, a.sha256, a.bytes, a.content_type, a.filename, a.source, a.created_at, a.expires_at, a.client_key],
+});
 
 export const artifactById = (db: Db, id: string): Promise<ArtifactRow | undefined> => db.get<ArtifactRow>(`SELECT ${COLS} FROM artifacts WHERE id = ?`, [id]);
 

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { isEgressError } from '../../src/egress/index.js';
 import type { WorkerContext } from '../../src/workers.js';
 import { AGENT_MAX_BYTES, AGENT_MAX_TTL, ANON_MAX_BYTES, ANON_MAX_TTL, storeArtifact } from '../artifacts/service.js';
+import { contentOf } from '../../src/blobs/content.js';
 
 export const BUNDLE_MAX_URLS = 20;
 export const BUNDLE_CONCURRENCY = 4;
@@ -66,7 +67,7 @@ export async function runFetchBundle(ctx: WorkerContext, jobId: string, urls: st
     bytes = Buffer.from(JSON.stringify({ job_id: jobId, fetched_at: new Date(ctx.clock.now()).toISOString(), items }, null, 1));
   }
   const artifact = await storeArtifact(ctx, {
-    bytes,
+    content: contentOf(bytes),
     contentType: 'application/json',
     filename: `${jobId}-bundle.json`,
     ttlSeconds: agentId ? AGENT_MAX_TTL : ANON_MAX_TTL,

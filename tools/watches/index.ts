@@ -10,6 +10,7 @@ import type { ToolContext } from '../../src/registry/types.js';
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
 import type { WorkerContext } from '../../src/workers.js';
 import { AGENT_MAX_TTL, artifactUrl, storeArtifact } from '../artifacts/service.js';
+import { contentOf } from '../../src/blobs/content.js';
 import { HandleRef } from '../identity/handles.js';
 import { notify } from '../notifications/index.js';
 import { deliveriesOf, scheduleWebhook, secretForAgent } from '../webhooks/index.js';
@@ -200,7 +201,7 @@ async function check(ref: string, ctx: WorkerContext): Promise<{ next: number } 
   const changed = !first && hash !== w.last_hash;
   let artifactId: string | null = null;
   if (first || changed) {
-    const a = await storeArtifact(ctx, { bytes: content, contentType: w.mode === 'raw' ? (res.headers['content-type'] ?? 'application/octet-stream') : 'text/plain; charset=utf-8', filename: `${w.id}.${w.mode === 'raw' ? 'bin' : 'txt'}`, ttlSeconds: AGENT_MAX_TTL, agentId: w.agent_id, source: 'watch' });
+    const a = await storeArtifact(ctx, { content: contentOf(content), contentType: w.mode === 'raw' ? (res.headers['content-type'] ?? 'application/octet-stream') : 'text/plain; charset=utf-8', filename: `${w.id}.${w.mode === 'raw' ? 'bin' : 'txt'}`, ttlSeconds: AGENT_MAX_TTL, agentId: w.agent_id, source: 'watch' });
     artifactId = a.id;
   }
   await ctx.db.transaction(async (tx) => {
