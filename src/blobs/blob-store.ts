@@ -1,6 +1,6 @@
 // Bytes live behind a small content-addressed store (key = sha256); metadata lives in the database.
 // The filesystem store keeps blobs under <data dir>/blobs/ab/cd/<sha256>, written atomically.
-import { randomBytes } from 'node:crypto';
+import { poolBytes } from '../random.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { BlobCache } from './blob-cache.js';
@@ -53,7 +53,7 @@ export class FsBlobStore implements BlobStore {
    */
   async put(content: Content): Promise<void> {
     const file = this.file(content.sha256);
-    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    const tmp = `${file}.${poolBytes(6).toString('hex')}.tmp`;
     await this.writeNew(tmp, content.chunks);
     await fs.rename(tmp, file);
   }

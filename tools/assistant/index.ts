@@ -1,6 +1,6 @@
 // /ask: a plain-language question answered in the NLWeb response style (results with name, url, score,
 // description), plus the answer itself. An empty question gets the overview of the service.
-import { randomBytes } from 'node:crypto';
+import { poolBytes } from '../../src/random.js';
 import { z } from 'zod';
 import { maskCardNumbers } from '../../src/llm/redact.js';
 import { defineTool } from '../../src/registry/define-tool.js';
@@ -43,7 +43,7 @@ export const ask = defineTool({
   handler: async (input, ctx) => {
     const a = await answer(ctx, input.query, prevList(input.prev), input.limit);
     return {
-      query_id: input.query_id ?? `ask_${randomBytes(9).toString('base64url')}`,
+      query_id: input.query_id ?? `ask_${poolBytes(9).toString('base64url')}`,
       query: maskCardNumbers(input.query),
       mode: input.mode,
       answer: {

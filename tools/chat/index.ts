@@ -1,7 +1,7 @@
 // The OpenAI-compatible free chat tier. gateway-local answers with the assistant's router (questions about
 // the gateway, calculators through the registry with the caller's credentials); any other model id goes to
 // the configured upstream, streamed or not; with no upstream an unknown model is 404 model_not_found.
-import { randomBytes } from 'node:crypto';
+import { poolBytes } from '../../src/random.js';
 import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
 import { proxyChat, proxyChatStream } from '../../src/llm/chat-proxy.js';
@@ -24,7 +24,7 @@ async function local(input: ChatRequest, ctx: ToolContext) {
       ? JSON.stringify({ kind: a.kind, text: a.text, tool: a.tool ?? null, arguments: a.arguments ?? null, result: a.result ?? null })
       : a.text;
   const opts = {
-    id: `chatcmpl-${randomBytes(12).toString('base64url')}`,
+    id: `chatcmpl-${poolBytes(12).toString('base64url')}`,
     model: LOCAL_MODEL,
     created: Math.floor(ctx.clock.now() / 1000),
     promptTokens: input.messages.reduce((n, m) => n + countTokens(textOf(m)), 0),
