@@ -21,14 +21,30 @@ const REDACT = [
   '*.value',
 ];
 
+/** Lines gather up to this many bytes before a write (a write per request line cost 7% of a busy event loop). */
+const BUFFER_BYTES = 4096;
+/** A quiet gateway's lines still go out within this long. */
+const FLUSH_MS = 500;
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino(
-    {
-      level,
-      base: undefined,
-      redact: { paths: REDACT, censor: '[redacted]' },
-      timestamp: pino.stdTimeFunctions.isoTime,
-    },
-    destination ?? pino.destination({ dest: 2, sync: false }),
-  );
+  const dest = destination ?? stderrBuffered();
+  return pino({ level, base: undefined, redact: { paths: REDACT, censor: '[redacted]' }, timestamp: pino.stdTimeFunctions.isoTime }, dest);
+}
+
+let stderr: ReturnType<typeof pino.destination> | null = null;
+
+/** One buffered stderr stream per process, however many loggers write to it. */
+function stderrBuffered(): DestinationStream {
+  if (stderr) return stderr;
+  const dest = (stderr = pino.destination({ dest: 2, sync: false, minLength: BUFFER_BYTES }));
+  setInterval(() => dest.flush(), FLUSH_MS).unref();
+  // Whatever is still buffered goes out when the process ends (sonic-boom writes synchronously then).
+  process.once('exit', () => {
+    try {
+      dest.flushSync();
+    } catch {
+      // nothing more can be done for the last lines
+    }
+  });
+  return dest;
 }

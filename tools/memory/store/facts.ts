@@ -21,10 +21,16 @@ export interface EntryFacts {
 const CURRENT = `WITH cur AS (
   SELECT j.value ->> 'e' AS e, j.value ->> 'v' AS v, j.value -> 'f' AS f
   FROM json_each(?2) j JOIN memory_entries m ON m.id = j.value ->> 'e' AND m.version = j.value ->> 'v')`;
-const STATED = `SELECT 1 FROM json_each(cur.f) s WHERE s.value ->> 'k' = mf.kind AND s.value ->> 'n' = mf.norm AND s.value ->> 'o' = mf.object`;
+// The facts the current entries state, unpacked from the JSON once per statement.
+const STATED = `stated AS MATERIALIZED (
+  SELECT cur.e AS e, cur.v AS v, s.value ->> 'k' AS k, s.value ->> 's' AS s, s.value ->> 'n' AS n, s.value ->> 'o' AS o FROM cur, json_each(cur.f) s)`;
+// Their facts as stored now. Compared with row-value IN against the whole set (one lookup structure per
+// statement): a correlated lookup let the planner pick the norm index, and a norm that thousands of entries
+// share (a common key path such as n=1) was scanned for every fact.
+const ACTIVE = 'SELECT entry_id, kind, norm, object FROM memory_facts WHERE superseded_at IS NULL AND entry_id IN (SELECT e FROM cur)';
 
 /**
- * Records the facts entry versions state, in one transaction of four set-wise statements whatever the number
+ * Records the facts entry versions state, in one batch of four set-wise statements whatever the number
  * of entries and facts: facts a version no longer states are superseded (kept, not returned by default),
  * unchanged ones move to the new version, new ones are added. An entry that moved on to another version
  * meanwhile is skipped (its new version is due in turn).
@@ -34,22 +40,21 @@ export async function recordFacts(db: Db, entries: EntryFacts[], now: number): P
     entries.map((x) => ({ e: x.entryId, v: x.version, f: x.facts.map((f) => ({ k: f.kind, s: f.subject, o: f.object, n: f.norm })) })),
   );
   const args = [now, payload];
-  await db.transaction(async (tx) => {
-    await tx.run(
-      `${CURRENT} UPDATE memory_facts AS mf SET superseded_at = ?1 FROM cur
-       WHERE mf.entry_id = cur.e AND mf.superseded_at IS NULL AND NOT EXISTS (${STATED})`,
-      args,
-    );
-    await tx.run(`${CURRENT} UPDATE memory_facts AS mf SET version = cur.v FROM cur WHERE mf.entry_id = cur.e AND mf.superseded_at IS NULL`, args);
-    await tx.run(
-      `${CURRENT} INSERT INTO memory_facts (entry_id, kind, subject, object, norm, version, created_at)
-       SELECT cur.e, s.value ->> 'k', s.value ->> 's', s.value ->> 'o', s.value ->> 'n', cur.v, ?1 FROM cur, json_each(cur.f) s
-       WHERE NOT EXISTS (SELECT 1 FROM memory_facts mf WHERE mf.entry_id = cur.e AND mf.superseded_at IS NULL
-         AND mf.kind = s.value ->> 'k' AND mf.norm = s.value ->> 'n' AND mf.object = s.value ->> 'o')`,
-      args,
-    );
-    await tx.run(`${CURRENT} UPDATE memory_entries SET facts_version = cur.v FROM cur WHERE memory_entries.id = cur.e`, args);
-  });
+  // One batch: the writer is never held across round trips, so writes do not queue behind fact upkeep.
+  await db.batch([
+    {
+      sql: `${CURRENT}, ${STATED} UPDATE memory_facts SET superseded_at = ?1
+       WHERE superseded_at IS NULL AND entry_id IN (SELECT e FROM cur) AND (entry_id, kind, norm, object) NOT IN (SELECT e, k, n, o FROM stated)`,
+      params: args,
+    },
+    { sql: `${CURRENT} UPDATE memory_facts AS mf SET version = cur.v FROM cur WHERE mf.entry_id = cur.e AND mf.superseded_at IS NULL`, params: args },
+    {
+      sql: `${CURRENT}, ${STATED} INSERT INTO memory_facts (entry_id, kind, subject, object, norm, version, created_at)
+       SELECT e, k, s, o, n, v, ?1 FROM stated WHERE (e, k, n, o) NOT IN (${ACTIVE})`,
+      params: args,
+    },
+    { sql: `${CURRENT} UPDATE memory_entries SET facts_version = cur.v FROM cur WHERE memory_entries.id = cur.e`, params: args },
+  ]);
 }
 
 export interface FactRow {
