@@ -35,6 +35,28 @@ describe('full-text search', () => {
     expect((await call('GET', '/search?q=x&limit=51')).status).toBe(422);
   });
 
+  it('the index follows every rewrite: the same text again, new text, new tags, a visibility change', async () => {
+    const b = await register(gw.url, 'feat-reader');
+    const found = async (q: string, as: string | null = a.secret) =>
+      (await call('GET', `/memory/search?q=${q}`, undefined, as)).body.results.map((x: { key: string }) => `${x.namespace}/${x.key}`);
+    await put('rw/note', { value: 'zephyr lantern' });
+    await put('rw/note', { value: 'zephyr lantern' });
+    expect(await found('zephyr')).toEqual(['rw/note']);
+    await put('rw/note', { value: 'quokka harbor' });
+    expect(await found('zephyr')).toEqual([]);
+    expect(await found('quokka')).toEqual(['rw/note']);
+    await put('rw/note', { value: 'quokka harbor', tags: ['kestrel'] });
+    expect(await found('kestrel')).toEqual(['rw/note']);
+    expect(await found('quokka', b.secret)).toEqual([]);
+    await put('rw/note', { value: 'quokka harbor', visibility: 'public' });
+    expect(await found('quokka', b.secret)).toEqual(['rw/note']);
+    await put('rw/note', { value: 'quokka harbor', visibility: 'private' });
+    expect(await found('quokka', b.secret)).toEqual([]);
+    expect(await found('quokka')).toEqual(['rw/note']);
+    // FTS5 checks its index against the entries' current text (rank 1): an entry left stale would fail this.
+    await expect(gw.gateway.db.run("INSERT INTO memory_fts (memory_fts, rank) VALUES ('integrity-check', 1)")).resolves.toBeDefined();
+  });
+
   it('/search merges sources with reciprocal rank fusion and tags each item', async () => {
     const r = await call('GET', '/search?q=solar');
     expect(r.body.memory.length).toBeGreaterThan(0);
