@@ -56,30 +56,55 @@ export function serveThread<Req, Res>(handle: (req: Req) => Res | Promise<Res>, 
   port.postMessage('ready');
 }
 
-/** The main side of a thread started with spawnThread and served with serveThread. */
-export class ThreadClient<Req, Res> {
-  private readonly waiting = new Map<number, { resolve(v: Res): void; reject(e: Error): void }>();
+/**
+ * Calls waiting on a worker thread, by id. The worker keeps the process alive only while some are waiting; when
+ * it fails or exits, every waiting call is rejected and later ones fail at once.
+ */
+export class PendingCalls {
+  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private seq = 0;
-  private failure: Error | null = null;
-  private readonly exited: Promise<void>;
+  failure: Error | null = null;
 
-  private constructor(private readonly worker: Worker) {
-    worker.on('message', ([id, ok, value]: Reply) => {
-      const w = this.waiting.get(id);
-      if (!w) return;
-      this.waiting.delete(id);
-      if (ok) w.resolve(value as Res);
-      else w.reject(new Error(String(value)));
-      if (this.waiting.size === 0) worker.unref();
-    });
-    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+  constructor(
+    private readonly worker: Worker,
+    stoppedMessage: string,
+  ) {
     const fail = (err: Error) => {
       this.failure ??= err;
       for (const w of this.waiting.values()) w.reject(err);
       this.waiting.clear();
     };
     worker.on('error', fail);
-    worker.once('exit', () => fail(new Error('the thread has stopped')));
+    worker.once('exit', () => fail(new Error(stoppedMessage)));
+  }
+
+  /** A new call: its id (for the message) and the promise its reply settles. */
+  open<T>(): { id: number; reply: Promise<T> } {
+    const id = ++this.seq;
+    if (this.waiting.size === 0) this.worker.ref();
+    const reply = new Promise<T>((resolve, reject) => this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject }));
+    return { id, reply };
+  }
+
+  settle(id: number, ok: boolean, value: unknown): void {
+    const w = this.waiting.get(id);
+    if (!w) return;
+    this.waiting.delete(id);
+    if (ok) w.resolve(value);
+    else w.reject(value as Error);
+    if (this.waiting.size === 0) this.worker.unref();
+  }
+}
+
+/** The main side of a thread started with spawnThread and served with serveThread. */
+export class ThreadClient<Req, Res> {
+  private readonly calls: PendingCalls;
+  private readonly exited: Promise<void>;
+
+  private constructor(private readonly worker: Worker) {
+    this.calls = new PendingCalls(worker, 'the thread has stopped');
+    worker.on('message', ([id, ok, value]: Reply) => this.calls.settle(id, ok, ok ? value : new Error(String(value))));
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
   }
 
   /** Resolves once the thread's entry module has loaded and it serves requests. */
@@ -97,7 +122,7 @@ export class ThreadClient<Req, Res> {
 
   /** True until the thread stops or fails. */
   get alive(): boolean {
-    return this.failure === null;
+    return this.calls.failure === null;
   }
 
   /** Called when the thread dies without being stopped. */
@@ -106,19 +131,16 @@ export class ThreadClient<Req, Res> {
   }
 
   call(req: Req): Promise<Res> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = ++this.seq;
-    if (this.waiting.size === 0) this.worker.ref();
-    return new Promise<Res>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage([id, req]);
-    });
+    if (this.calls.failure) return Promise.reject(this.calls.failure);
+    const { id, reply } = this.calls.open<Res>();
+    this.worker.postMessage([id, req]);
+    return reply;
   }
 
   /** Lets requests in flight finish, then ends the thread. */
   async stop(): Promise<void> {
-    if (this.failure) return;
-    this.failure = new Error('the thread was stopped');
+    if (this.calls.failure) return;
+    this.calls.failure = new Error('the thread was stopped');
     this.worker.ref();
     this.worker.postMessage('stop');
     await this.exited;

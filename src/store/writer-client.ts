@@ -2,7 +2,7 @@
 // event loop go out together at its end, so the statements of a burst of requests share one commit; replies
 // come back in bursts too.
 import type { Worker } from 'node:worker_threads';
-import { spawnThread, siblingModule } from '../threads.js';
+import { PendingCalls, spawnThread, siblingModule } from '../threads.js';
 import type { Params } from './db.js';
 import { withBuffers } from './thread-values.js';
 import { reviveError, type Op, type Reply, type SerializedError, type Stmt } from './writer-protocol.js';
@@ -14,30 +14,15 @@ const THREAD = siblingModule(import.meta.url, 'writer-thread');
 const SQL_IDS_MAX = 5000;
 
 export class WriterClient {
-  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  private readonly calls: PendingCalls;
   private outbox: Op[] = [];
-  private seq = 0;
-  private failure: Error | null = null;
   private readonly sids = new Map<string, number>();
 
   private constructor(private readonly worker: Worker) {
+    this.calls = new PendingCalls(worker, 'the database writer has stopped');
     worker.on('message', (replies: Reply[]) => {
-      for (const [id, ok, value] of replies) {
-        const w = this.waiting.get(id);
-        if (!w) continue;
-        this.waiting.delete(id);
-        if (ok) w.resolve(withBuffers(value));
-        else w.reject(reviveError(value as SerializedError));
-      }
-      if (this.waiting.size === 0) worker.unref();
+      for (const [id, ok, value] of replies) this.calls.settle(id, ok, ok ? withBuffers(value) : reviveError(value as SerializedError));
     });
-    const fail = (err: Error) => {
-      this.failure ??= err;
-      for (const w of this.waiting.values()) w.reject(err);
-      this.waiting.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', () => fail(new Error('the database writer has stopped')));
   }
 
   /** Starts the thread and opens the write connection (creating the file and switching it to WAL). */
@@ -74,14 +59,12 @@ export class WriterClient {
    * once, for the steps of a transaction, which wait on each other anyway.
    */
   request<T>(op: Outgoing, now = false): Promise<T> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = ++this.seq;
-    const p = new Promise<T>((resolve, reject) => this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject }));
-    if (this.waiting.size === 1) this.worker.ref();
+    if (this.calls.failure) return Promise.reject(this.calls.failure);
+    const { id, reply } = this.calls.open<T>();
     this.outbox.push({ ...op, id } as Op);
     if (now) this.flush();
     else if (this.outbox.length === 1) setImmediate(() => this.flush());
-    return p;
+    return reply;
   }
 
   private flush(): void {

@@ -38,7 +38,7 @@ describe('full-text search', () => {
   it('the index follows every rewrite: the same text again, new text, new tags, a visibility change', async () => {
     const b = await register(gw.url, 'feat-reader');
     const found = async (q: string, as: string | null = a.secret) =>
-      (await call('GET', `/memory/search?q=${q}`, undefined, as)).body.results.map((x: { key: string }) => `${x.namespace}/${x.key}`);
+      (await call('GET', `/memory/search?q=${q}`, undefined, as)).body.results.map((x: { namespace: string; key: string }) => `${x.namespace}/${x.key}`);
     await put('rw/note', { value: 'zephyr lantern' });
     await put('rw/note', { value: 'zephyr lantern' });
     expect(await found('zephyr')).toEqual(['rw/note']);
