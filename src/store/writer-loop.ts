@@ -50,10 +50,10 @@ export class WriterLoop {
           if (group.length >= GROUP_MAX) flush();
           break;
         case 'tx':
-          this.answer(op.id, () => this.one(op.stmt));
+          this.answer(op.id, () => this.inOpenTx(() => this.one(op.stmt)));
           break;
         case 'tx-batch':
-          this.answer(op.id, () => this.batch(op.stmts));
+          this.answer(op.id, () => this.inOpenTx(() => this.batch(op.stmts)));
           break;
         case 'begin':
           flush();
@@ -134,6 +134,12 @@ export class WriterLoop {
       }
       throw err;
     }
+  }
+
+  /** A statement meant for a transaction that has ended (a callback kept its `tx`) must not run on its own. */
+  private inOpenTx<T>(fn: () => T): T {
+    if (!this.inTx) throw new Error('no transaction is open on the writer');
+    return fn();
   }
 
   private end(commit: boolean): null {

@@ -126,3 +126,14 @@ describe('batch', () => {
     expect(await db.get("SELECT k FROM b WHERE k = 't'")).toBeUndefined();
   });
 });
+
+describe('a transaction that has ended', () => {
+  it('refuses statements sent through its tx afterwards instead of running them on their own', async () => {
+    let kept: { run(sql: string): Promise<unknown> } | null = null;
+    await db.transaction(async (t) => {
+      kept = t;
+    });
+    await expect(kept!.run("INSERT INTO t VALUES ('late', 1)")).rejects.toThrow(/no transaction is open/);
+    expect(await db.get("SELECT k FROM t WHERE k = 'late'")).toBeUndefined();
+  });
+});
