@@ -1,5 +1,5 @@
 // Composition root: builds the store, registry, MCP servers and HTTP front; starts and stops them.
-import path from 'node:path';
+import { databaseFile } from './paths.js';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
@@ -42,6 +42,8 @@ export interface GatewayOptions {
   config: Config;
   clock?: Clock;
   log?: Logger;
+  /** The database, when its opening was begun earlier (the CLI starts it while the modules load). */
+  db?: Promise<SqliteDb>;
 }
 
 export class Gateway {
@@ -71,7 +73,7 @@ export class Gateway {
     const { config } = opts;
     const clock = opts.clock ?? systemClock;
     const log = opts.log ?? createLogger(config.logLevel);
-    const db = await SqliteDb.open(path.join(config.dataDir, 'gateway.db'));
+    const db = await (opts.db ?? SqliteDb.open(databaseFile(config.dataDir)));
     await migrate(db);
     // Version pruning and the entry limit happen in triggers, which read the configured values from the settings.
     await setSetting(db, 'memory_versions_kept', String(config.memory.versionsKept));

@@ -11,3 +11,6 @@ export function projectRoot(fromFile: string): string {
   }
   return dir;
 }
+
+/** The gateway's database file in its data directory. */
+export const databaseFile = (dataDir: string): string => path.join(dataDir, 'gateway.db');

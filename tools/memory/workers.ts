@@ -10,7 +10,7 @@ import { storeEmbedding, entriesDueForEmbedding } from './store/embeddings.js';
 import { entriesDueForFacts, recordFacts } from './store/facts.js';
 import { sweepExpired } from './sweep.js';
 
-/** Entries per round: one message to the NLP thread, one transaction for their facts. */
+/** Entries per round: one message to the NLP thread, one batch of writes for their facts. */
 const BATCH = 25;
 const FACTS_THREAD = siblingModule(import.meta.url, 'facts-thread');
 

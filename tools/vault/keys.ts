@@ -9,7 +9,7 @@ export async function keyFor(ctx: ToolContext): Promise<Buffer> {
   const me = ctx.caller.agent!;
   const secret = ctx.caller.credentials.bearer;
   if (!secret) throw new GatewayError('unauthorized', 'The vault needs the agent secret in Authorization: Bearer.');
-  return vaultKey(secret, await store.saltOf(ctx.db, me.id, newSalt(), ctx.clock.now()));
+  return vaultKey(secret, await store.saltOf(ctx.db, me.id, newSalt, ctx.clock.now()));
 }
 
 /** Decrypts one entry of the caller, or explains why not. */

@@ -11,10 +11,12 @@ export interface VaultRow {
   updated_at: number;
 }
 
-/** The agent's vault salt, created on first use. */
-export async function saltOf(db: Db, agentId: string, fresh: Buffer, now: number): Promise<Buffer> {
-  await db.run('INSERT INTO vault_keys (agent_id, salt, created_at) VALUES (?, ?, ?) ON CONFLICT (agent_id) DO NOTHING', [agentId, fresh, now]);
-  return (await db.get<{ salt: Buffer }>('SELECT salt FROM vault_keys WHERE agent_id = ?', [agentId]))!.salt;
+/** The agent's vault salt, created on first use (a read on every later use; a racing first use keeps one salt). */
+export async function saltOf(db: Db, agentId: string, fresh: () => Buffer, now: number): Promise<Buffer> {
+  const known = await vaultSalt(db, agentId);
+  if (known) return known.salt;
+  await db.run('INSERT INTO vault_keys (agent_id, salt, created_at) VALUES (?, ?, ?) ON CONFLICT (agent_id) DO NOTHING', [agentId, fresh(), now]);
+  return (await vaultSalt(db, agentId))!.salt;
 }
 
 export async function putEntry(db: Db, agentId: string, e: Omit<VaultRow, 'created_at' | 'updated_at'>, now: number): Promise<{ created_at: number; updated_at: number }> {
