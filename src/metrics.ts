@@ -24,10 +24,16 @@ export function createMetrics(registry: Registry): client.Registry {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [reg],
   });
+  // Labelled children are kept: looking one up by its labels on every call cost more than the counting.
+  const children = new Map<string, { calls: client.Counter.Internal; latency: client.Histogram.Internal<'tool'> }>();
   registry.onCall((e) => {
-    calls.inc({ tool: e.tool.name, transport: e.caller.credentials.transport, outcome: e.ok ? 'ok' : 'error' });
+    const outcome = e.ok ? 'ok' : 'error';
+    const k = `${e.tool.name}|${e.caller.credentials.transport}|${outcome}`;
+    let c = children.get(k);
+    if (!c) children.set(k, (c = { calls: calls.labels(e.tool.name, e.caller.credentials.transport, outcome), latency: latency.labels(e.tool.name) }));
+    c.calls.inc();
     if (!e.ok) errors.inc({ tool: e.tool.name, code: e.code ?? 'unknown' });
-    latency.observe({ tool: e.tool.name }, e.ms / 1000);
+    c.latency.observe(e.ms / 1000);
   });
   return reg;
 }

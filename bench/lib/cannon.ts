@@ -1,4 +1,6 @@
-// autocannon wrapper: same connections and duration for every target, results as plain numbers.
+// autocannon wrapper: same connections, warm-up and duration for every target, results as plain numbers.
+// Every target first runs WARMUP_S seconds of the same load, unmeasured, so each side is compared at its
+// steady state (JIT-compiled code, warm caches) rather than by how fast it gets there.
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -21,18 +23,23 @@ export interface LoadOptions {
   makePath?: () => string;
   connections?: number;
   duration?: number;
+  /** Seconds of unmeasured load first; 0 for none. */
+  warmup?: number;
 }
 
-export const DEFAULTS = { connections: 50, duration: 10 };
+export const DEFAULTS = { connections: 50, duration: 10, warmup: 2 };
 
 export async function load(name: string, o: LoadOptions): Promise<LoadResult> {
+  const connections = o.connections ?? DEFAULTS.connections;
+  const warmup = o.warmup ?? DEFAULTS.warmup;
   const result = await autocannon({
     url: o.url,
     method: o.method ?? 'GET',
     headers: o.headers,
     body: o.body,
-    connections: o.connections ?? DEFAULTS.connections,
+    connections,
     duration: o.duration ?? DEFAULTS.duration,
+    ...(warmup > 0 ? { warmup: { connections, duration: warmup } } : {}),
     requests:
       o.makeBody || o.makePath
         ? [{ setupRequest: (req) => ({ ...req, ...(o.makeBody ? { body: o.makeBody() } : {}), ...(o.makePath ? { path: o.makePath() } : {}) }) }]

@@ -10,7 +10,6 @@ import * as store from '../store/a2a-tasks.js';
 import type { Db } from '../store/db.js';
 import { TaskHub } from './hub.js';
 import { uuidv7 } from './ids.js';
-import { TaskInserter } from './task-inserter.js';
 import { RPC, RpcError } from './jsonrpc.js';
 import type { MessageSend } from './params.js';
 import { perform, textOf, toolCallsOf, type Outcome, type Waiting } from './perform.js';
@@ -35,11 +34,7 @@ export const isFinal = (state: TaskState, waiting: Waiting | null): boolean => i
 
 export class TaskService {
   readonly hub = new TaskHub();
-  private readonly inserter: TaskInserter;
-
-  constructor(private readonly d: TaskServiceDeps) {
-    this.inserter = new TaskInserter(d.db);
-  }
+  constructor(private readonly d: TaskServiceDeps) {}
 
   private now(): number {
     return this.d.clock.now();
@@ -97,7 +92,7 @@ export class TaskService {
   private async save(task: Task, caller: Caller, waiting: Waiting | null, insert: boolean): Promise<boolean> {
     const w = taskToWrite(task, caller.agent?.id ?? null, waiting, this.now());
     if (insert) {
-      await this.inserter.insert({ ...w, created_at: this.now() });
+      await store.insertTask(this.d.db, { ...w, created_at: this.now() });
       return true;
     }
     return store.updateOpenTask(this.d.db, w);

@@ -1,11 +1,11 @@
 // Agent secrets and API keys: 256-bit random, shown once, stored only as SHA-256 hashes (DESIGN §5).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SECRET_PREFIX = 'ags_';
 
 export const newSecret = (prefix = SECRET_PREFIX): string => prefix + randomBytes(32).toString('base64url');
 
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+export const hashSecret = (secret: string): string => hash('sha256', secret, 'hex');
 
 /** Constant-time comparison of two hex digests. */
 export function sameHash(a: string, b: string): boolean {

@@ -38,6 +38,9 @@ export function buildRouter(deps: HttpDeps): Router {
 export function createHttpServer(deps: HttpDeps): http.Server {
   const router = buildRouter(deps);
   const { log } = deps;
+  // The request line's fields are fixed and hold no secret (the route is a template), so its logger skips
+  // the redaction pass, which cost as much as writing the line.
+  const access = log.child({}, { redact: [] });
   return http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     const started = performance.now();
     const id = requestId(req);
@@ -49,7 +52,7 @@ export function createHttpServer(deps: HttpDeps): http.Server {
     let template = '(unmatched)';
     res.on('finish', () => {
       // The route template, never the raw URL: paths may hold capability tokens and queries are not logged.
-      log.info({ id, method: req.method, route: template, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+      access.info({ id, method: req.method, route: template, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
     });
     const leaked = secretInQuery(rawQuery);
     if (leaked) {

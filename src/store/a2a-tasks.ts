@@ -23,14 +23,21 @@ export type TaskWrite = Omit<TaskRow, 'created_at'>;
 const COLUMNS = 'id, context_id, agent_id, state, status, history, artifacts, waiting_kind, waiting_ref, created_at, updated_at';
 const NOT_TERMINAL = `state NOT IN (${TERMINAL_STATES.map((s) => `'${s}'`).join(', ')})`;
 
-/** Inserts new tasks in one statement (one commit for all of them). */
-export async function insertTasks(q: Queryable, rows: (TaskWrite & { created_at: number })[]): Promise<void> {
-  if (rows.length === 0) return;
-  const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-  await q.run(
-    `INSERT INTO a2a_tasks (${COLUMNS}) VALUES ${values}`,
-    rows.flatMap((t) => [t.id, t.context_id, t.agent_id, t.state, t.status, t.history, t.artifacts, t.waiting_kind, t.waiting_ref, t.created_at, t.updated_at]),
-  );
+/** Inserts a new task; concurrent inserts share the writer's commits. */
+export async function insertTask(q: Queryable, t: TaskWrite & { created_at: number }): Promise<void> {
+  await q.run(`INSERT INTO a2a_tasks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    t.id,
+    t.context_id,
+    t.agent_id,
+    t.state,
+    t.status,
+    t.history,
+    t.artifacts,
+    t.waiting_kind,
+    t.waiting_ref,
+    t.created_at,
+    t.updated_at,
+  ]);
 }
 
 export const taskById = (q: Queryable, id: string) => q.get<TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE id = ?`, [id]);

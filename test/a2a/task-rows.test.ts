@@ -1,9 +1,9 @@
-// New tasks are written in groups; every caller still learns the fate of its own row.
+// Task rows written at once share the writer's commits; every caller still learns the fate of its own row.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/a2a/ids.js';
-import { TaskInserter } from '../../src/a2a/task-inserter.js';
+import { insertTask } from '../../src/store/a2a-tasks.js';
 import { migrate } from '../../src/store/migrate.js';
 import { SqliteDb } from '../../src/store/sqlite.js';
 import { tempDir } from '../helpers/gateway.js';
@@ -34,13 +34,12 @@ const row = (id = uuidv7()) => ({
   updated_at: 1,
 });
 
-describe('TaskInserter', () => {
+describe('A2A task rows', () => {
   it('writes concurrent rows together, and a bad row fails alone', async () => {
-    const ins = new TaskInserter(db);
     const dup = uuidv7();
-    await ins.insert(row(dup));
+    await insertTask(db, row(dup));
     const rows = Array.from({ length: 30 }, () => row());
-    const results = await Promise.allSettled([...rows.map((r) => ins.insert(r)), ins.insert(row(dup))]);
+    const results = await Promise.allSettled([...rows.map((r) => insertTask(db, r)), insertTask(db, row(dup))]);
     expect(results.slice(0, 30).every((r) => r.status === 'fulfilled')).toBe(true);
     expect(results[30].status).toBe('rejected');
     expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM a2a_tasks'))!.n).toBe(31);
