@@ -2,9 +2,10 @@
 import type { ServerResponse } from 'node:http';
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { FileResult } from '../registry/types.js';
+import { stringifyBody } from '../registry/json-text.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
-  const payload = JSON.stringify(body);
+  const payload = stringifyBody(body);
   res.statusCode = status;
   if (headers) for (const k in headers) res.setHeader(k, headers[k]);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -5,7 +5,7 @@ import { serveThread } from '../threads.js';
 import type { Params } from './db.js';
 import { Connection } from './sqlite-connection.js';
 
-const conn = Connection.open((workerData as { file: string }).file, { readonly: true });
+const conn = Connection.open((workerData as { file: string }).file, { readonly: true, mmap: true });
 
 serveThread(
   ([sql, params]: [string, Params | undefined]) => conn.all(sql, params),

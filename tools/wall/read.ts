@@ -10,7 +10,8 @@ import { ftsQuery } from '../memory/store/search.js';
 import { snippetter } from '../memory/snippet.js';
 import { PostId, THREAD_MAX } from './limits.js';
 import { parsePosts, wallBase, type ShownPost } from './shape.js';
-import { countPosts, deletePost, listPostsJson, postLink, postsJson, searchPosts, threadJson, type ListQuery } from './store/posts.js';
+import { countPosts, deletePost, listPostsJson, postLink, postsJson, searchPosts, threadJson, type ListQuery, type PostsPage } from './store/posts.js';
+import { withJsonText } from '../../src/registry/json-text.js';
 import { normaliseTopic } from './text.js';
 import { catchUp } from './indexer.js';
 import { cachedPage } from './page-cache.js';
@@ -24,31 +25,23 @@ export const PageInput = {
 type PageQuery = Omit<ListQuery, 'limit'> & { limit: number };
 
 /**
- * A page of posts with the cursors a poller or a pager needs. Public pages come from the page cache; a feed
- * (followedBy) also depends on follows, which the wall version does not track, so it is always built.
+ * A page of posts with the cursors a poller or a pager needs, and `extra` fields after them. Public pages come
+ * from the page cache; a feed (followedBy) also depends on follows, which the wall version does not track, so
+ * it is always built. The posts stay the JSON text SQLite built until something reads them (json-text.ts).
  */
-export async function page(ctx: ToolContext, q: PageQuery) {
-  if (q.followedBy !== null) return buildPage(ctx, q);
-  // Topic rows come from the indexer's batches: index what waits first, so a topic page shows every post.
-  if (q.topic !== null) await catchUp(ctx.db);
-  return cachedPage(ctx.db, `${q.since}:${q.before}:${q.limit}:${q.agentId}:${q.topic}`, () => buildPage(ctx, q));
+export async function page(ctx: ToolContext, q: PageQuery, extra: Record<string, unknown> = {}) {
+  let p: PostsPage;
+  if (q.followedBy !== null) p = await buildPage(ctx, q);
+  else {
+    // Topic rows come from the indexer's batches: index what waits first, so a topic page shows every post.
+    if (q.topic !== null) await catchUp(ctx.db);
+    p = await cachedPage(ctx.db, `${q.since}:${q.before}:${q.limit}:${q.agentId}:${q.topic}`, () => buildPage(ctx, q));
+  }
+  // Poll again with since_id = newest_id; when `more` is true after a since_id, poll at once for the rest.
+  return withJsonText('posts', p.json, { count: p.count, newest_id: p.newest ?? q.since, oldest_id: p.oldest, more: p.more, ...extra });
 }
 
-async function buildPage(ctx: ToolContext, q: PageQuery) {
-  const rows = parsePosts(await listPostsJson(ctx.db, wallBase(ctx.config), { ...q, limit: q.limit + 1 }));
-  const more = rows.length > q.limit;
-  const posts = rows.slice(0, q.limit);
-  if (q.since > 0) posts.reverse();
-  const ids = posts.map((p) => p.post_id);
-  return {
-    posts,
-    count: posts.length,
-    // Poll again with since_id = newest_id; when `more` is true after a since_id, poll at once for the rest.
-    newest_id: ids.length ? Math.max(...ids) : q.since,
-    oldest_id: ids.length ? Math.min(...ids) : null,
-    more,
-  };
-}
+const buildPage = (ctx: ToolContext, q: PageQuery): Promise<PostsPage> => listPostsJson(ctx.db, wallBase(ctx.config), q);
 
 export const wallList = defineTool({
   name: 'wall_list',
@@ -71,8 +64,11 @@ export const wallList = defineTool({
     if (input.topic && !topic) {
       throw new GatewayError('validation_error', 'Not a topic.', { detail: [{ loc: ['query', 'topic'], msg: 'a topic has letters, digits and "-"', type: 'value_error' }] });
     }
-    const out = await page(ctx, { since: input.since_id, before: input.before_id ?? null, limit: input.limit, agentId, topic, followedBy: null });
-    return { ...out, ...(topic ? { topic } : {}), ...(input.handle ? { handle: input.handle } : {}) };
+    return page(
+      ctx,
+      { since: input.since_id, before: input.before_id ?? null, limit: input.limit, agentId, topic, followedBy: null },
+      { ...(topic ? { topic } : {}), ...(input.handle ? { handle: input.handle } : {}) },
+    );
   },
 });
 

@@ -64,7 +64,7 @@ export const wallDigest = defineTool({
     await catchUp(ctx.db);
     const now = ctx.clock.now();
     const from = windowStart(now, input.window_hours);
-    const page = parsePosts(await listPostsJson(ctx.db, wallBase(ctx.config), { since: 0, before: null, limit: DIGEST_SCAN, agentId: null, topic, followedBy: null }));
+    const page = parsePosts((await listPostsJson(ctx.db, wallBase(ctx.config), { since: 0, before: null, limit: DIGEST_SCAN, agentId: null, topic, followedBy: null })).json);
     const posts = page.filter((p) => Date.parse(p.created_at) >= from * HOUR);
     const total = (p: (typeof posts)[number]) => Object.values(p.reactions).reduce((n, v) => n + v, 0);
     const top = [...posts].filter((p) => total(p) > 0).sort((a, b) => total(b) - total(a) || b.post_id - a.post_id).slice(0, input.limit);

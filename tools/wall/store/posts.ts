@@ -75,11 +75,20 @@ export interface ListQuery {
   followedBy: string | null;
 }
 
+/** A page of posts: their JSON (newest first), how many, the ids at its ends, and whether more follow. */
+export interface PostsPage {
+  json: string;
+  count: number;
+  newest: number | null;
+  oldest: number | null;
+  more: boolean;
+}
+
 /**
- * A page of posts as JSON text. since = 0: the newest `limit`. since > 0: the `limit` posts right after
- * since_id, oldest first (so a poller never skips any); the caller orders the page newest first.
+ * A page of posts. since = 0: the newest `limit`. since > 0: the `limit` posts right after since_id (so a
+ * poller never skips any).
  */
-export function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Promise<string> {
+export async function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Promise<PostsPage> {
   const where: string[] = [];
   const args: (string | number)[] = [baseUrl];
   const arg = (v: string | number) => `?${args.push(v)}`;
@@ -92,10 +101,16 @@ export function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Promise<st
   // CROSS JOIN fixes the join order: the planner, given a small LIMIT, may otherwise walk every agent first.
   const from = o.topic ? 'wall_post_topics t CROSS JOIN wall_posts p ON p.id = t.post_id' : 'wall_posts p';
   const order = o.since > 0 ? 'ASC' : 'DESC';
-  const inner = `SELECT p.id, ${POST_JSON} AS j FROM ${from} CROSS JOIN agents a ON a.id = p.agent_id
-    ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ${arg(o.limit)}`;
+  const rows = `FROM ${from} CROSS JOIN agents a ON a.id = p.agent_id`;
+  // More follow when a matching post lies beyond the page's far end: one index probe, not a row more built.
+  const beyond = `${where.map((w) => `${w} AND `).join('')}${idCol} ${order === 'DESC' ? '< oldest' : '> newest'}`;
+  const sql = `SELECT json, count, newest, oldest, EXISTS (SELECT 1 ${rows} WHERE ${beyond}) AS more
+    FROM (SELECT '[' || ifnull(group_concat(j, ',' ORDER BY id DESC), '') || ']' AS json, count(*) AS count, max(id) AS newest, min(id) AS oldest
+      FROM (SELECT p.id, ${POST_JSON} AS j ${rows} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ${arg(o.limit)}))`;
   // A topic's, an agent's or a feed's posts lie scattered over the table: a cold page costs milliseconds.
-  return jsonOf(db, asArray(inner, `id ${order}`), args, o.topic !== null || o.agentId !== null || o.followedBy !== null);
+  const heavy = o.topic !== null || o.agentId !== null || o.followedBy !== null;
+  const row = (await db.get<Omit<PostsPage, 'more'> & { more: number }>(sql, args, { heavy }))!;
+  return { ...row, more: row.more === 1 };
 }
 
 /** Every reply in a thread, oldest first, as JSON text. */
