@@ -64,7 +64,7 @@ export const postLink = (db: Db, id: number) =>
   );
 
 export interface ListQuery {
-  /** Only posts with a larger id (polling). With since > 0 the oldest new ones come first from SQL. */
+  /** Only posts with a larger id (polling): the `limit` oldest of them, still shown newest first. */
   since: number;
   /** Only posts with a smaller id (paging back). */
   before: number | null;
