@@ -1,24 +1,17 @@
 // Task rows written at once share the writer's commits; every caller still learns the fate of its own row.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/a2a/ids.js';
 import { insertTask } from '../../src/store/a2a-tasks.js';
-import { migrate } from '../../src/store/migrate.js';
-import { SqliteDb } from '../../src/store/sqlite.js';
-import { tempDir } from '../helpers/gateway.js';
+import type { SqliteDb } from '../../src/store/sqlite.js';
+import { migratedDb, type MigratedDb } from '../helpers/migrated-db.js';
 
-let dir: string;
+let store: MigratedDb;
 let db: SqliteDb;
 beforeAll(async () => {
-  dir = tempDir();
-  db = await SqliteDb.open(path.join(dir, 'gateway.db'));
-  await migrate(db);
+  store = await migratedDb();
+  db = store.db;
 });
-afterAll(async () => {
-  await db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => store.remove());
 
 const row = (id = uuidv7()) => ({
   id,

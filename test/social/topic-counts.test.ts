@@ -1,30 +1,23 @@
 // The prefix-sum topic counts (kept by triggers as the wall indexer adds topic rows in batches) agree with
 // counting the posts themselves, for any window, after out-of-order writes, deletions of indexed and
 // not-yet-indexed posts, and pruning.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteDb } from '../../src/store/sqlite.js';
-import { migrate } from '../../src/store/migrate.js';
+import type { SqliteDb } from '../../src/store/sqlite.js';
 import { catchUp, indexPending } from '../../tools/wall/indexer.js';
 import { insertPost } from '../../tools/wall/store/posts.js';
 import { pruneTopicCounts, topicPosts, topTopics } from '../../tools/wall/store/topics.js';
-import { tempDir } from '../helpers/gateway.js';
+import { migratedDb, type MigratedDb } from '../helpers/migrated-db.js';
 
 const HOUR = 3600_000;
-let dir: string;
+let store: MigratedDb;
 let db: SqliteDb;
 
 beforeAll(async () => {
-  dir = tempDir();
-  db = await SqliteDb.open(path.join(dir, 'gateway.db'));
-  await migrate(db);
+  store = await migratedDb();
+  db = store.db;
   await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_t', 'topic-tester', 'h', 0)");
 });
-afterAll(async () => {
-  await db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => store.remove());
 
 /** The truth: posts per topic from `fromHour`, counted from the posts' own topic lists. */
 async function brute(fromHour: number, limit = 1000) {

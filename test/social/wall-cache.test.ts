@@ -1,15 +1,12 @@
 // Wall pages are served from a cache keyed by the wall version: every change a page can show (a post, a
 // reply, a reaction, a deletion, an agent leaving) must show on the very next read, also through a second
 // gateway process sharing the database.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/store/migrate.js';
-import { SqliteDb } from '../../src/store/sqlite.js';
 import { indexPending } from '../../tools/wall/indexer.js';
 import { cachedPage } from '../../tools/wall/page-cache.js';
 import { insertPost, listPostsJson } from '../../tools/wall/store/posts.js';
-import { api, register, startGateway, tempDir, type TestGateway } from '../helpers/gateway.js';
+import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { migratedDb } from '../helpers/migrated-db.js';
 
 let gw: TestGateway;
 let other: TestGateway;
@@ -86,10 +83,8 @@ describe('cached wall pages', () => {
     // The race a reader can lose: a post lands after its catch-up but before its version read, so the page
     // it caches lacks the post; the indexer's batch must make that page stale. (Its own database: no
     // background indexer to win the race first.)
-    const dir = tempDir();
-    const db = await SqliteDb.open(path.join(dir, 'gateway.db'));
+    const { db, remove } = await migratedDb();
     try {
-      await migrate(db);
       await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_r', 'racer', 'h', 0)");
       const id = await insertPost(db, { agentId: 'ag_r', kind: 'post', text: 'late #racetopic', topics: ['racetopic'], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
       const build = async () => JSON.parse((await listPostsJson(db, 'x/', { since: 0, before: null, limit: 10, agentId: null, topic: 'racetopic', followedBy: null })).json) as { post_id: number }[];
@@ -97,8 +92,7 @@ describe('cached wall pages', () => {
       await indexPending(db);
       expect((await cachedPage(db, 'race', build)).map((p) => p.post_id)).toEqual([id]);
     } finally {
-      await db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await remove();
     }
   });
 

@@ -52,7 +52,7 @@ export const memoryBulkPut = defineTool({
       }
     });
     // One batch: every write without a round trip between them, all or nothing.
-    const rows = await ctx.db.batch(puts.map((p) => ({ ...p.stmt, expectRow: true }))).catch(async (err: unknown) => {
+    const rows = await ctx.db.batch(puts.map((p) => p.stmt)).catch(async (err: unknown) => {
       if (!(err instanceof BatchError)) throw err;
       return naming(await puts[err.index].refusal(ctx.db, err.code === 'BATCH_NO_ROW' ? null : err), err.index);
     });

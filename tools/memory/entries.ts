@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
-import type { Queryable, SqlValue } from '../../src/store/db.js';
+import type { BatchStatement, Queryable } from '../../src/store/db.js';
 import { RateWindow } from '../../src/rate-window.js';
 import { mustWrite, notFound, readsAll, resolveTarget, type Target } from './access.js';
 import { flattenText } from './facts-extract.js';
@@ -47,7 +47,7 @@ export const PutInput = z.object({
 
 /** A validated write of one entry: its statement, and how its outcome becomes the API's answer or error. */
 export interface PreparedPut {
-  stmt: { sql: string; params: SqlValue[] };
+  stmt: BatchStatement;
   /** The answer for the row the statement returned (the caller checked there is one). */
   done(row: store.PutRow): PutResult;
   /** The error for a write the statement refused: a version mismatch (no row), or the entry limit. */

@@ -1,6 +1,6 @@
 // SQL for memory entries and their history. Triggers (migration 003) keep versions, the full-text index,
 // the change feed and usage counters in step, so each write here is a single statement.
-import type { Db, Queryable, SqlValue } from '../../../src/store/db.js';
+import type { BatchStatement, Db, Queryable, SqlValue } from '../../../src/store/db.js';
 
 export interface EntryRow {
   id: number;
@@ -62,22 +62,17 @@ export type PutRow = { id: number; version: number; created_at: number; updated_
  * `ifVersion` did not match the live version. An expired entry counts as absent (live version 0); its history
  * continues.
  */
-export function putStatement(p: PutParams): { sql: string; params: SqlValue[] } {
+export function putStatement(p: PutParams): BatchStatement {
   const params: SqlValue[] = [p.ownerId, p.namespace, p.key, p.value, p.text, p.size, p.visibility, p.tags, p.pinned, p.now, p.expiresAt, p.writtenBy, p.clientKey];
-  if (p.ifVersion === null) return { sql: `${UPSERT} ${RETURNING}`, params };
-  if (p.ifVersion === 0) return { sql: `${UPSERT} WHERE expires_at <= ?10 ${RETURNING}`, params };
+  if (p.ifVersion === null) return { sql: `${UPSERT} ${RETURNING}`, params, expectRow: true };
+  if (p.ifVersion === 0) return { sql: `${UPSERT} WHERE expires_at <= ?10 ${RETURNING}`, params, expectRow: true };
   params.push(p.ifVersion);
   return {
     sql: `UPDATE memory_entries SET ${UPDATE_SET}
       WHERE ifnull(agent_id, '') = ifnull(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?10) AND version = ?14 ${RETURNING}`,
     params,
+    expectRow: true,
   };
-}
-
-/** Creates or updates an entry; null when `ifVersion` did not match. */
-export async function putEntry(q: Queryable, p: PutParams): Promise<PutRow | null> {
-  const { sql, params } = putStatement(p);
-  return (await q.get<PutRow>(sql, params)) ?? null;
 }
 
 export const getEntry = (q: Queryable, ownerId: string | null, namespace: string, key: string, now: number): Promise<EntryRow | undefined> =>
