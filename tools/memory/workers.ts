@@ -4,6 +4,7 @@
 import { embed } from '../../src/llm/openai-client.js';
 import { siblingModule, ThreadClient } from '../../src/threads.js';
 import { Ticker, type Worker, type WorkerContext } from '../../src/workers.js';
+import { eventLoopGauge, whenQuiet } from '../../src/yield-to-requests.js';
 import type { Fact } from './facts-extract.js';
 import type { FactsRequest } from './facts-thread.js';
 import { storeEmbedding, entriesDueForEmbedding } from './store/embeddings.js';
@@ -16,7 +17,10 @@ const FACTS_THREAD = siblingModule(import.meta.url, 'facts-thread');
 
 type NlpThread = ThreadClient<FactsRequest[], Fact[][]>;
 
-/** Fact extraction: the NLP on a thread of its own (started with the first due entries), the bookkeeping here. */
+/**
+ * Fact extraction: the NLP on a thread of its own (started with the first due entries), the bookkeeping here.
+ * A backlog (a bulk import) is worked off in batches that wait for a quiet moment while requests keep the gateway busy.
+ */
 function factsWorker(): Worker {
   let thread: Promise<NlpThread> | null = null;
   const nlp = async (): Promise<NlpThread> => {
@@ -30,12 +34,14 @@ function factsWorker(): Worker {
   };
   const work = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
     while (!signal.aborted) {
+      const began = eventLoopGauge.mark();
       const due = await entriesDueForFacts(ctx.db, BATCH);
       if (due.length === 0) return;
       const facts = await (await nlp()).call(due.map((e) => ({ value: e.value, tags: e.tags })));
       if (signal.aborted) return;
       await recordFacts(ctx.db, due.map((e, i) => ({ entryId: e.id, version: e.version, facts: facts[i] })), ctx.clock.now());
       if (due.length < BATCH) return;
+      await whenQuiet(began, signal);
     }
   };
   const ticker = tickerWorker('memory-facts', 5000, work, true);

@@ -1,0 +1,53 @@
+// Background work that burns CPU (fact extraction) steps aside while the gateway is busy with requests. Its
+// own thread runs niced, but on a small machine (two vCPUs, often hyperthreads of one core) it still took
+// about a third of the request throughput while it caught up after a bulk import: niceness does not stop a
+// sibling thread from sharing the core. So between batches it waits for a quiet moment, for a bounded time,
+// so it keeps a minimum pace under constant load and catches up at full speed once load drops.
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+
+/** How busy the event loop has been: `mark()` now, `busySince(mark)` the busy share of the time since (0–1). */
+export interface LoopGauge {
+  mark(): unknown;
+  busySince(mark: unknown): number;
+}
+
+export const eventLoopGauge: LoopGauge = {
+  mark: () => performance.eventLoopUtilization(),
+  busySince: (mark) => performance.eventLoopUtilization(mark as EventLoopUtilization).utilization,
+};
+
+export interface QuietOptions {
+  /** Busy share above which the gateway counts as busy. */
+  busyAbove: number;
+  /** Length of each look at the event loop while waiting. */
+  probeMs: number;
+  /** Longest wait: background work still moves at least one batch per this long. */
+  maxWaitMs: number;
+}
+
+export const QUIET: QuietOptions = { busyAbove: 0.3, probeMs: 50, maxWaitMs: 2000 };
+
+/**
+ * Resolves at once if the event loop was quiet since `since` (a gauge mark taken when the batch began);
+ * otherwise once a probe finds it quiet, after `maxWaitMs` at most, or when `signal` aborts.
+ */
+export async function whenQuiet(since: unknown, signal: AbortSignal, o: QuietOptions = QUIET, gauge: LoopGauge = eventLoopGauge): Promise<void> {
+  if (gauge.busySince(since) <= o.busyAbove) return;
+  for (let waited = 0; waited < o.maxWaitMs && !signal.aborted; waited += o.probeMs) {
+    const mark = gauge.mark();
+    await pause(o.probeMs, signal);
+    if (gauge.busySince(mark) <= o.busyAbove) return;
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
