@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepArtifacts } from '../../tools/artifacts/sweep.js';
+import { storeArtifact } from '../../tools/artifacts/service.js';
+import { contentOf } from '../../src/blobs/content.js';
+import type { BlobStore } from '../../src/blobs/blob-store.js';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
 
 let gw: TestGateway;
@@ -170,6 +173,42 @@ describe('GET /artifacts/{id}', () => {
     await sweepArtifacts(worker());
     const r = await fetch(`${gw.url}/artifacts/${second.body.id}`);
     expect(await r.text()).toBe('shared content');
+  });
+});
+
+describe('storing bytes while the sweep runs', () => {
+  /** The gateway's blob store, with a hook after each put. */
+  const watched = (afterPut: () => Promise<void>): BlobStore => {
+    const inner = gw.gateway.registry.services.blobs;
+    return {
+      put: async (c) => {
+        await inner.put(c);
+        await afterPut();
+      },
+      get: (sha) => inner.get(sha),
+      has: (sha) => inner.has(sha),
+      delete: (sha) => inner.delete(sha),
+    };
+  };
+  const store = (blobs: BlobStore, text: string) =>
+    storeArtifact(
+      { ...worker(), services: { ...worker().services, blobs } },
+      { content: contentOf(Buffer.from(text)), contentType: 'text/plain', filename: 'a.txt', ttlSeconds: 3600, agentId: null, source: 'upload' },
+    );
+
+  it('stores the bytes again when the sweep removed an old identical blob between writing and attaching them', async () => {
+    const old = await create({ text: 'content the sweep is after', ttl_seconds: 60 });
+    gw.clock.advance(3 * 60_000);
+    let swept = 0;
+    const blobs = watched(async () => {
+      if (swept++ === 0) await sweepArtifacts(worker());
+    });
+    const again = await store(blobs, 'content the sweep is after');
+    expect(again.sha256).toBe(old.body.sha256);
+    expect(swept).toBe(2);
+    const r = await fetch(again.url);
+    expect(r.status).toBe(200);
+    expect(await r.text()).toBe('content the sweep is after');
   });
 });
 
