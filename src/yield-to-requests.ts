@@ -1,8 +1,9 @@
 // Background work that burns CPU (fact extraction) steps aside while the gateway is busy with requests. Its
-// own thread runs niced, but on a small machine (two vCPUs, often hyperthreads of one core) it still took
-// about a third of the request throughput while it caught up after a bulk import: niceness does not stop a
-// sibling thread from sharing the core. So between batches it waits for a quiet moment, for a bounded time,
-// so it keeps a minimum pace under constant load and catches up at full speed once load drops.
+// own thread runs niced, yet on a two-vCPU machine it still took a third of the request throughput while it
+// worked off a bulk import (niceness orders runnable threads; it does not keep a busy sibling from slowing a
+// shared core, nor a stream of commits from churning the readers' caches). So between batches it waits for a
+// quiet moment, for a bounded time: it keeps a minimum pace under constant load and catches up at full speed
+// once load drops.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 
 /** How busy the event loop has been: `mark()` now, `busySince(mark)` the busy share of the time since (0–1). */
