@@ -1,6 +1,7 @@
 // The Egress: one per process (the app creates it from config and hands it to tools via ctx). It bundles the
 // address policy, the User-Agent and the undici agents whose connections are pinned to checked addresses.
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../lazy-undici.js';
 import { AddressPolicy } from './address-policy.js';
 import { EgressError } from './errors.js';
 import { DEFAULT_USER_AGENT, FETCH_DEFAULTS, safeFetch, type FetchContext, type FetchDefaults, type SafeFetchOptions, type SafeResponse } from './fetch.js';
@@ -41,7 +42,8 @@ export class Egress {
     };
   }
 
-  private agentFor(connectTimeoutMs: number): Agent {
+  private async agentFor(connectTimeoutMs: number): Promise<Agent> {
+    const { Agent } = await undici();
     if (this.closed) throw new EgressError('connect', 'The egress client is closed.');
     let agent = this.agents.get(connectTimeoutMs);
     if (!agent) {

@@ -1,6 +1,7 @@
 // The safe fetch: one request, redirects followed by hand with every hop re-checked, a byte cap, connect and
 // total timeouts, credentials dropped when a redirect leaves the origin, and a fixed User-Agent.
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../lazy-undici.js';
 import type { AddressPolicy } from './address-policy.js';
 import { EgressError, describeOrigin } from './errors.js';
 import { checkLiteral, parseTarget } from './resolve.js';
@@ -61,7 +62,7 @@ export interface FetchContext {
   userAgent: string;
   defaults: FetchDefaults;
   /** A dispatcher whose connections resolve through the policy-checked lookup. */
-  dispatcher(connectTimeoutMs: number): Dispatcher;
+  dispatcher(connectTimeoutMs: number): Promise<Dispatcher>;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -170,7 +171,8 @@ export async function safeFetch(ctx: FetchContext, input: string | URL, opts: Sa
   let body: string | Uint8Array | undefined = opts.body;
   const headers = cleanHeaders(opts.headers);
   const redirects: string[] = [];
-  const dispatcher = ctx.dispatcher(connectTimeoutMs);
+  const dispatcher = await ctx.dispatcher(connectTimeoutMs);
+  const { request } = await undici();
 
   const state = { timedOut: false, totalTimeoutMs, connectTimeoutMs };
   const controller = new AbortController();

@@ -2,7 +2,7 @@
 // the JSON answer comes back as is, and a stream is relayed event by event (eventsource-parser) as soon as
 // each arrives. undici's request() keeps the added latency below fetch's.
 import { createParser } from 'eventsource-parser';
-import { request } from 'undici';
+import { undici } from '../lazy-undici.js';
 import type { GatewayError } from '../errors.js';
 import type { ChatStream } from './chat-stream.js';
 import type { UpstreamConfig } from './openai-client.js';
@@ -10,8 +10,9 @@ import { upstreamStatusError, upstreamTransportError } from './upstream-errors.j
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-function send(cfg: UpstreamConfig, body: unknown, signal?: AbortSignal) {
+async function send(cfg: UpstreamConfig, body: unknown, signal?: AbortSignal) {
   const timeout = cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { request } = await undici();
   return request(`${cfg.baseUrl}/chat/completions`, {
     method: 'POST',
     headers: {

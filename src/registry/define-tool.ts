@@ -1,4 +1,4 @@
-// defineTool turns a ToolSpec into a Tool: defaults filled in and the JSON Schema computed once.
+// defineTool turns a ToolSpec into a Tool: defaults filled in, and the JSON Schema computed once, when first read.
 import { z } from 'zod';
 import type { Tool, ToolSpec } from './types.js';
 
@@ -16,8 +16,7 @@ export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
 
 export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
   if (!NAME.test(spec.name)) throw new Error(`tool name must be snake_case: ${spec.name}`);
-  const inputJsonSchema = jsonSchemaOf(spec.input);
-  if (inputJsonSchema.type !== 'object') throw new Error(`tool ${spec.name}: input must be an object schema`);
+  let inputJsonSchema: Record<string, unknown> | undefined;
   return {
     name: spec.name,
     title: spec.title,
@@ -32,6 +31,14 @@ export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
     selfField: spec.selfField,
     secretInBody: spec.secretInBody ?? false,
     handler: spec.handler as Tool['handler'],
-    inputJsonSchema,
+    // Converting every tool's schema at start-up took 50 ms; most are read only by tools/list or the OpenAPI.
+    get inputJsonSchema() {
+      if (!inputJsonSchema) {
+        const js = jsonSchemaOf(spec.input);
+        if (js.type !== 'object') throw new Error(`tool ${spec.name}: input must be an object schema`);
+        inputJsonSchema = js;
+      }
+      return inputJsonSchema;
+    },
   };
 }

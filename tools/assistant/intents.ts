@@ -1,7 +1,7 @@
 // Plain language → a calculator call, when a request clearly asks for one: "convert 255 to base 2", "is this
 // IBAN valid: …", "10 business days after 2026-12-20 in DE". Pattern rules, tried in a fixed order, so the
 // same text always gives the same call; anything unclear is left to retrieval instead of guessed.
-import Holidays from 'date-holidays';
+import { countryCodesByName } from '../calculators/business-days.js';
 
 export interface Intent {
   tool: string;
@@ -52,22 +52,32 @@ const card: Parser = (q, lower) => {
 
 // ---- Business days ---------------------------------------------------------------------------------------
 
+/** Country names from date-holidays: loaded by prepareIntent for the first question that names a place. */
 let countryNames: Map<string, string> | undefined;
+const NAMED_PLACE = /\bin\s+(?:the\s+)?([A-Za-z][A-Za-z .'-]{2,45}?)\s*(?:[?.!,;]|$)/;
+const DAYS_WORD = String.raw`(?:business|working|work|week)[\s-]?days?`;
+
+/**
+ * Loads what detectIntent needs for this question and is too large to load at start-up: date-holidays (a
+ * fifth of a second) for a business-days question that names a country.
+ */
+export async function prepareIntent(q: string): Promise<void> {
+  if (countryNames || !NAMED_PLACE.test(q) || !new RegExp(`\\b${DAYS_WORD}\\b`, 'i').test(q)) return;
+  countryNames = await countryCodesByName();
+}
 
 /** Country code named in the text: "in DE", "in DE-BY" (subdivision), or "in Germany". */
 function regionOf(q: string): { country?: string; subdivision?: string } {
   const code = /\bin\s+([A-Z]{2})(?:[-_]([A-Z0-9]{1,3}))?\b/.exec(q);
   if (code) return { country: code[1], ...(code[2] ? { subdivision: code[2] } : {}) };
-  const named = /\bin\s+(?:the\s+)?([A-Za-z][A-Za-z .'-]{2,45}?)\s*(?:[?.!,;]|$)/.exec(q);
+  const named = NAMED_PLACE.exec(q);
   if (!named) return {};
-  countryNames ??= new Map(Object.entries(new Holidays().getCountries('en')).map(([c, n]) => [n.toLowerCase(), c]));
   const name = named[1].toLowerCase();
   const aliases: Record<string, string> = { usa: 'US', 'the us': 'US', 'united states': 'US', uk: 'GB', england: 'GB', 'great britain': 'GB' };
-  const c = aliases[name] ?? countryNames.get(name);
+  const c = aliases[name] ?? countryNames?.get(name);
   return c ? { country: c } : {};
 }
 
-const DAYS_WORD = String.raw`(?:business|working|work|week)[\s-]?days?`;
 const ISO = String.raw`(\d{4}-\d{2}-\d{2})`;
 
 const businessDays: Parser = (q, lower) => {

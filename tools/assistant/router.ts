@@ -6,7 +6,7 @@ import { toGatewayError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { GATEWAY_VERSION } from '../gateway/index.js';
 import { catalogOf, rank, type Ranked } from './catalog.js';
-import { detectIntent, type Intent } from './intents.js';
+import { detectIntent, prepareIntent, type Intent } from './intents.js';
 import { phrase, shownArguments } from './phrasing.js';
 
 export type AnswerKind = 'overview' | 'capabilities' | 'calculator' | 'payment_required' | 'invalid_input' | 'error' | 'no_match';
@@ -135,6 +135,7 @@ function remember(ctx: ToolContext, key: string, make: () => Answer): Answer {
 export async function answer(ctx: ToolContext, query: string, prev: string[] = [], limit = 10): Promise<Answer> {
   const q = query.trim();
   if (!q || OVERVIEW.test(q)) return remember(ctx, '\u0000overview', () => overview(ctx));
+  await prepareIntent(q);
   const intent = detectIntent(q);
   // A calculator runs every time: it is paid with the caller's credentials.
   if (intent && catalogOf(ctx).byId.has(intent.tool)) return runCalculator(ctx, intent);

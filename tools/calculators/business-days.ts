@@ -55,6 +55,13 @@ function engine(country: string, subdivision?: string): HolidaysModule {
 /** Checks country and subdivision against date-holidays' own lists (its init() accepts anything). */
 let countryList: Record<string, string> | undefined;
 
+/** Country codes by English name in lower case ("germany" → "DE"), loading date-holidays if need be. */
+export async function countryCodesByName(): Promise<Map<string, string>> {
+  await loadHolidays();
+  countryList ??= new Holidays().getCountries('en');
+  return new Map(Object.entries(countryList).map(([code, name]) => [name.toLowerCase(), code]));
+}
+
 export function checkRegion(country: string, subdivision?: string): void {
   countryList ??= new Holidays().getCountries('en');
   if (!(country in countryList)) throw invalidInput('country', `unknown country code '${country}' (ISO 3166-1 alpha-2, e.g. DE, US)`);
