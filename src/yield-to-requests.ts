@@ -26,7 +26,7 @@ export interface QuietOptions {
   maxWaitMs: number;
 }
 
-export const QUIET: QuietOptions = { busyAbove: 0.3, probeMs: 50, maxWaitMs: 2000 };
+const QUIET: QuietOptions = { busyAbove: 0.3, probeMs: 50, maxWaitMs: 2000 };
 
 /**
  * Resolves at once if the event loop was quiet since `since` (a gauge mark taken when the batch began);

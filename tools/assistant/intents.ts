@@ -56,13 +56,14 @@ const card: Parser = (q, lower) => {
 let countryNames: Map<string, string> | undefined;
 const NAMED_PLACE = /\bin\s+(?:the\s+)?([A-Za-z][A-Za-z .'-]{2,45}?)\s*(?:[?.!,;]|$)/;
 const DAYS_WORD = String.raw`(?:business|working|work|week)[\s-]?days?`;
+const DAYS = new RegExp(`\\b${DAYS_WORD}\\b`, 'i');
 
 /**
  * Loads what detectIntent needs for this question and is too large to load at start-up: date-holidays (a
  * fifth of a second) for a business-days question that names a country.
  */
 export async function prepareIntent(q: string): Promise<void> {
-  if (countryNames || !NAMED_PLACE.test(q) || !new RegExp(`\\b${DAYS_WORD}\\b`, 'i').test(q)) return;
+  if (countryNames || !NAMED_PLACE.test(q) || !DAYS.test(q)) return;
   countryNames = await countryCodesByName();
 }
 
@@ -81,7 +82,7 @@ function regionOf(q: string): { country?: string; subdivision?: string } {
 const ISO = String.raw`(\d{4}-\d{2}-\d{2})`;
 
 const businessDays: Parser = (q, lower) => {
-  if (!new RegExp(`\\b${DAYS_WORD}\\b`).test(lower)) return null;
+  if (!DAYS.test(lower)) return null;
   const dates = [...q.matchAll(/\b(\d{4}-\d{2}-\d{2})\b/g)].map((m) => m[1]);
   if (dates.length === 0) return null;
   const region = regionOf(q);

@@ -42,8 +42,11 @@ const POST_JSON = `json_object('post_id', p.id, 'handle', a.handle, 'kind', p.ki
       'text', CASE WHEN length(q.text) > 280 THEN substr(q.text, 1, 280) || '…' ELSE q.text END, 'created_at', ${ISO('q.created_at')})
     FROM wall_posts q CROSS JOIN agents qa ON qa.id = q.agent_id WHERE q.id = p.quote_of) END)`;
 
+/** The `j` column of the rows as one JSON array text, in `order` (an aggregate expression). */
+const jsonArray = (order: string) => `'[' || ifnull(group_concat(j, ',' ORDER BY ${order}), '') || ']'`;
+
 /** The rows of `inner` (columns id, j) as one JSON array text, in `order`. */
-const asArray = (inner: string, order: string) => `SELECT '[' || ifnull(group_concat(j, ',' ORDER BY ${order}), '') || ']' AS j FROM (${inner})`;
+const asArray = (inner: string, order: string) => `SELECT ${jsonArray(order)} AS j FROM (${inner})`;
 
 const jsonOf = async (db: Queryable, sql: string, args: (string | number)[], heavy = false): Promise<string> =>
   (await db.get<{ j: string }>(sql, args, { heavy }))?.j ?? '[]';
@@ -105,7 +108,7 @@ export async function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Prom
   // More follow when a matching post lies beyond the page's far end: one index probe, not a row more built.
   const beyond = `${where.map((w) => `${w} AND `).join('')}${idCol} ${order === 'DESC' ? '< oldest' : '> newest'}`;
   const sql = `SELECT json, count, newest, oldest, EXISTS (SELECT 1 ${rows} WHERE ${beyond}) AS more
-    FROM (SELECT '[' || ifnull(group_concat(j, ',' ORDER BY id DESC), '') || ']' AS json, count(*) AS count, max(id) AS newest, min(id) AS oldest
+    FROM (SELECT ${jsonArray('id DESC')} AS json, count(*) AS count, max(id) AS newest, min(id) AS oldest
       FROM (SELECT p.id, ${POST_JSON} AS j ${rows} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ${arg(o.limit)}))`;
   // A topic's, an agent's or a feed's posts lie scattered over the table: a cold page costs milliseconds.
   const heavy = o.topic !== null || o.agentId !== null || o.followedBy !== null;
