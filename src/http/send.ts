@@ -9,8 +9,17 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.statusCode = status;
   if (headers) for (const k in headers) res.setHeader(k, headers[k]);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(payload));
-  res.end(payload);
+  if (typeof payload === 'string') {
+    res.setHeader('Content-Length', Buffer.byteLength(payload));
+    res.end(payload);
+    return;
+  }
+  const [head, bytes, tail] = payload;
+  res.setHeader('Content-Length', Buffer.byteLength(head) + bytes.byteLength + Buffer.byteLength(tail));
+  // Written in one go: the response stays corked until the end of this tick.
+  res.write(head);
+  res.write(bytes);
+  res.end(tail);
 }
 
 export function sendHtml(res: ServerResponse, status: number, html: string, headers?: Record<string, string>): void {

@@ -1,17 +1,23 @@
 // A response field that SQLite already built as JSON text (a page of posts): REST writes the text into the
 // body as it is, instead of parsing it into objects and serializing them again, which was most of a page's
 // cost on the event loop. Anything else that reads the field (MCP, A2A, a template step, JSON.stringify)
-// gets the parsed value, parsed once, so it behaves as a plain field everywhere.
+// gets the parsed value, parsed once, so it behaves as a plain field everywhere. The text may come as UTF-8
+// bytes: they live outside the JS heap, so a kept page costs the garbage collector nothing to move, and REST
+// writes them without encoding a string.
 
 const HELD = Symbol('jsonText');
 
+type JsonText = string | Uint8Array;
+
 interface Held {
   key: string;
-  text: string;
+  text: JsonText;
 }
 
+const asString = (text: JsonText): string => (typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8'));
+
 /** `fields` with `key` first, holding the JSON `text`. */
-export function withJsonText<T extends Record<string, unknown>>(key: string, text: string, fields: T): T & Record<string, unknown> {
+export function withJsonText<T extends Record<string, unknown>>(key: string, text: JsonText, fields: T): T & Record<string, unknown> {
   const out: Record<string, unknown> = {};
   let parsed: unknown;
   let read = false;
@@ -20,7 +26,7 @@ export function withJsonText<T extends Record<string, unknown>>(key: string, tex
     configurable: true,
     get: () => {
       if (!read) {
-        parsed = JSON.parse(text);
+        parsed = JSON.parse(asString(text));
         read = true;
       }
       return parsed;
@@ -35,12 +41,17 @@ export function withJsonText<T extends Record<string, unknown>>(key: string, tex
   return Object.assign(out, fields) as T & Record<string, unknown>;
 }
 
-/** JSON.stringify, except that a field held as JSON text is written as that text, unparsed. */
-export function stringifyBody(body: unknown): string {
+/**
+ * JSON.stringify, except that a field held as JSON text is written as that text, unparsed. Held bytes come back
+ * as three pieces (head, bytes, tail) to be written in turn, so the page is never copied.
+ */
+export function stringifyBody(body: unknown): string | [string, Uint8Array, string] {
   const held = typeof body === 'object' && body !== null ? (body as { [HELD]?: Held })[HELD] : undefined;
   if (!held) return JSON.stringify(body);
   const rest: Record<string, unknown> = {};
   for (const k of Object.keys(body as object)) if (k !== held.key) rest[k] = (body as Record<string, unknown>)[k];
   const tail = JSON.stringify(rest);
-  return `{${JSON.stringify(held.key)}:${held.text}${tail === '{}' ? '}' : `,${tail.slice(1)}`}`;
+  const head = `{${JSON.stringify(held.key)}:`;
+  const end = tail === '{}' ? '}' : `,${tail.slice(1)}`;
+  return typeof held.text === 'string' ? `${head}${held.text}${end}` : [head, held.text, end];
 }

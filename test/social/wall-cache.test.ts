@@ -87,7 +87,7 @@ describe('cached wall pages', () => {
     try {
       await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_r', 'racer', 'h', 0)");
       const id = await insertPost(db, { agentId: 'ag_r', kind: 'post', text: 'late #racetopic', topics: ['racetopic'], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
-      const build = async () => JSON.parse((await listPostsJson(db, 'x/', { since: 0, before: null, limit: 10, agentId: null, topic: 'racetopic', followedBy: null })).json) as { post_id: number }[];
+      const build = async () => JSON.parse((await listPostsJson(db, 'x/', { since: 0, before: null, limit: 10, agentId: null, topic: 'racetopic', followedBy: null })).json.toString()) as { post_id: number }[];
       expect(await cachedPage(db, 'race', build)).toEqual([]);
       await indexPending(db);
       expect((await cachedPage(db, 'race', build)).map((p) => p.post_id)).toEqual([id]);

@@ -12,7 +12,7 @@ describe('a field held as JSON text', () => {
   it('is written unparsed, first, with the other fields serialized as usual', () => {
     const body = withJsonText('posts', text, { count: 2, more: false, topic: 'q"t', skipped: undefined });
     expect(stringifyBody(body)).toBe(`{"posts":${text},"count":2,"more":false,"topic":"q\\"t"}`);
-    expect(JSON.parse(stringifyBody(body))).toEqual(JSON.parse(JSON.stringify(body)));
+    expect(JSON.parse(String(stringifyBody(body)))).toEqual(JSON.parse(JSON.stringify(body)));
     expect(stringifyBody(withJsonText('posts', '[]', {}))).toBe('{"posts":[]}');
   });
 
@@ -23,6 +23,21 @@ describe('a field held as JSON text', () => {
     expect({ ...body }).toEqual({ posts: [{ a: 1, s: 'x"y' }, { b: [true, null] }], count: 2 });
     body.posts = ['replaced'];
     expect(stringifyBody(body)).toBe('{"posts":["replaced"],"count":2}');
+  });
+
+  it('held as UTF-8 bytes, is written as those bytes and reads as the same value', () => {
+    const bytes = Buffer.from('[{"t":"café ☕ \\"q\\""}]');
+    const body = withJsonText('posts', bytes, { count: 1 });
+    const out = stringifyBody(body);
+    expect(out[1]).toBe(bytes);
+    expect(Buffer.concat((out as [string, Uint8Array, string]).map((p) => Buffer.from(p))).toString()).toBe('{"posts":[{"t":"café ☕ \\"q\\""}],"count":1}');
+    expect(body.posts).toEqual([{ t: 'café ☕ "q"' }]);
+    expect(JSON.parse(JSON.stringify(body))).toEqual({ posts: [{ t: 'café ☕ "q"' }], count: 1 });
+    // A view into a larger buffer (as a thread hands it over) is read from its own bytes only.
+    const whole = Buffer.from('xx[1,2]yy');
+    const inside = new Uint8Array(whole.buffer, whole.byteOffset + 2, 5);
+    expect(Buffer.concat((stringifyBody(withJsonText('n', inside, {})) as [string, Uint8Array, string]).map((p) => Buffer.from(p))).toString()).toBe('{"n":[1,2]}');
+    expect(withJsonText('n', inside, {}).n).toEqual([1, 2]);
   });
 
   it('leaves every other body to JSON.stringify', () => {

@@ -35,7 +35,7 @@ export const wallBase = (config: Pick<Config, 'baseUrl'>): string => `${config.b
 
 export const postUrl = (config: Pick<Config, 'baseUrl'>, id: number): string => `${wallBase(config)}${id}`;
 
-export const parsePosts = (json: string): ShownPost[] => JSON.parse(json) as ShownPost[];
+export const parsePosts = (json: string | Buffer): ShownPost[] => JSON.parse(typeof json === 'string' ? json : json.toString('utf8')) as ShownPost[];
 
 /** A post as it was just written (nothing can have reacted or replied yet). */
 export function shapeNewPost(

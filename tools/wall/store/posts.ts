@@ -78,9 +78,12 @@ export interface ListQuery {
   followedBy: string | null;
 }
 
-/** A page of posts: their JSON (newest first), how many, the ids at its ends, and whether more follow. */
+/**
+ * A page of posts: their JSON (newest first) as UTF-8 bytes, how many, the ids at its ends, and whether more
+ * follow. Bytes rather than a string: a cached page then lies outside the JS heap (json-text.ts).
+ */
 export interface PostsPage {
-  json: string;
+  json: Buffer;
   count: number;
   newest: number | null;
   oldest: number | null;
@@ -107,7 +110,7 @@ export async function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Prom
   const rows = `FROM ${from} CROSS JOIN agents a ON a.id = p.agent_id`;
   // More follow when a matching post lies beyond the page's far end: one index probe, not a row more built.
   const beyond = `${where.map((w) => `${w} AND `).join('')}${idCol} ${order === 'DESC' ? '< oldest' : '> newest'}`;
-  const sql = `SELECT json, count, newest, oldest, EXISTS (SELECT 1 ${rows} WHERE ${beyond}) AS more
+  const sql = `SELECT CAST(json AS BLOB) AS json, count, newest, oldest, EXISTS (SELECT 1 ${rows} WHERE ${beyond}) AS more
     FROM (SELECT ${jsonArray('id DESC')} AS json, count(*) AS count, max(id) AS newest, min(id) AS oldest
       FROM (SELECT p.id, ${POST_JSON} AS j ${rows} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ${arg(o.limit)}))`;
   // A topic's, an agent's or a feed's posts lie scattered over the table: a cold page costs milliseconds.
