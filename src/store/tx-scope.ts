@@ -1,10 +1,10 @@
 // Which async work is inside the open transaction. A statement issued through the Db from inside a
-// transaction joins it instead of queueing behind it (which would deadlock); an AsyncLocalStorage token marks
-// that work and is closed when it ends, so timers it scheduled do not count as inside later.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// transaction joins it instead of queueing behind it (which would deadlock); an async-local token marks that
+// work and is closed when it ends, so timers it scheduled do not count as inside later.
+import { ScopedStorage } from '../scoped-storage.js';
 
 export class TxScope {
-  private readonly inside = new AsyncLocalStorage<{ open: boolean }>();
+  private readonly inside = new ScopedStorage<{ open: boolean }>();
 
   isInside(): boolean {
     return this.inside.getStore()?.open === true;

@@ -5,7 +5,6 @@
 //   never collide on a nonce nor leave a gap when one fails before sending,
 // - the transaction hash is handed to the ledger (through the settle context) before it is broadcast, so a
 //   crash at any point leaves a hash that start-up recovery can look up.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { toFacilitatorEvmSigner, type FacilitatorEvmSigner } from '@x402/evm';
 import {
   BaseError,
@@ -25,6 +24,7 @@ import {
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { base, baseSepolia } from 'viem/chains';
 import type { X402Config } from '../../config.js';
+import { ScopedStorage } from '../../scoped-storage.js';
 
 export type Address = `0x${string}`;
 
@@ -62,8 +62,8 @@ export interface RpcTrace {
   transportError?: unknown;
 }
 
-export const settleContext = new AsyncLocalStorage<SettleContext>();
-export const rpcTrace = new AsyncLocalStorage<RpcTrace>();
+export const settleContext = new ScopedStorage<SettleContext>();
+export const rpcTrace = new ScopedStorage<RpcTrace>();
 
 function traced<T>(p: Promise<T>): Promise<T> {
   return p.catch((err: unknown) => {
