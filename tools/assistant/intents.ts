@@ -80,14 +80,16 @@ function regionOf(q: string): { country?: string; subdivision?: string } {
 }
 
 const ISO = String.raw`(\d{4}-\d{2}-\d{2})`;
+const DAYS_RELATIVE = new RegExp(`(-?\\d{1,6})\\s+${DAYS_WORD}\\s+(after|from|since|later than|before|prior to|earlier than)\\s+${ISO}`, 'i');
+const DAYS_ADDED = new RegExp(`\\b(add|subtract)\\s+(\\d{1,6})\\s+${DAYS_WORD}\\s+(?:to|from)\\s+${ISO}`, 'i');
 
 const businessDays: Parser = (q, lower) => {
   if (!DAYS.test(lower)) return null;
   const dates = [...q.matchAll(/\b(\d{4}-\d{2}-\d{2})\b/g)].map((m) => m[1]);
   if (dates.length === 0) return null;
   const region = regionOf(q);
-  const rel = new RegExp(`(-?\\d{1,6})\\s+${DAYS_WORD}\\s+(after|from|since|later than|before|prior to|earlier than)\\s+${ISO}`, 'i').exec(q);
-  const addTo = new RegExp(`\\b(add|subtract)\\s+(\\d{1,6})\\s+${DAYS_WORD}\\s+(?:to|from)\\s+${ISO}`, 'i').exec(q);
+  const rel = DAYS_RELATIVE.exec(q);
+  const addTo = DAYS_ADDED.exec(q);
   if (rel) {
     const back = /^(before|prior to|earlier than)$/i.test(rel[2]);
     return { tool: 'business_days', arguments: { mode: 'add', start: rel[3], days: Number(rel[1]) * (back ? -1 : 1), ...region } };
@@ -126,6 +128,9 @@ const rateLimit: Parser = (_q, lower) => {
 const NUM = String.raw`[+-]?(?:0x[0-9a-f_]+|0b[01_]+|0o[0-7_]+|\d[\d_]*)`;
 const WORD_OPS: Record<string, string> = { and: 'and', or: 'or', xor: 'xor', nand: 'nand', nor: 'nor', shl: 'shl', shr: 'shr', sar: 'sar', rotl: 'rotl', rotr: 'rotr' };
 const SYMBOL_OPS: Record<string, string> = { '&': 'and', '|': 'or', '<<': 'shl', '>>': 'shr', '>>>': 'shr' };
+const SHIFT = new RegExp(`\\b(shift|rotate)\\s+(${NUM})\\s+(left|right)\\s+(?:by\\s+)?(\\d{1,2})\\b`);
+const UNARY = new RegExp(`(?:\\b(not|popcount|population count of|count (?:the )?(?:set |one |1 )?bits (?:in|of))\\s+(?:of\\s+)?|(~)\\s*)(${NUM})`);
+const BINARY_OP = new RegExp(`(${NUM})\\s*(>>>|<<|>>|&|\\||\\b(?:and|or|xor|nand|nor|shl|shr|sar|rotl|rotr)\\b)\\s*(${NUM})`);
 
 function widthOf(lower: string): { width?: number; signed?: boolean } {
   const w = /\b(\d{1,2})[\s-]?bits?\b/.exec(lower);
@@ -139,18 +144,18 @@ const operand = (s: string): string | number => (/^[+-]?\d+$/.test(s) && Number.
 const bitwise: Parser = (_q, lower) => {
   const cue = /\b(bitwise|bits?|binary)\b/.test(lower);
   const w = widthOf(lower);
-  const shift = new RegExp(`\\b(shift|rotate)\\s+(${NUM})\\s+(left|right)\\s+(?:by\\s+)?(\\d{1,2})\\b`).exec(lower);
+  const shift = SHIFT.exec(lower);
   if (shift) {
     const rotate = shift[1] === 'rotate';
     const op = rotate ? (shift[3] === 'left' ? 'rotl' : 'rotr') : shift[3] === 'left' ? 'shl' : /\barithmetic/.test(lower) ? 'sar' : 'shr';
     return { tool: 'bitwise', arguments: { op, a: operand(shift[2]), b: Number(shift[4]), ...w } };
   }
-  const unary = new RegExp(`(?:\\b(not|popcount|population count of|count (?:the )?(?:set |one |1 )?bits (?:in|of))\\s+(?:of\\s+)?|(~)\\s*)(${NUM})`).exec(lower);
+  const unary = UNARY.exec(lower);
   if (unary && (unary[2] || unary[1] !== 'not' || cue)) {
     const op = unary[2] || unary[1] === 'not' ? 'not' : 'popcount';
     return { tool: 'bitwise', arguments: { op, a: operand(unary[3]), ...w } };
   }
-  const bin = new RegExp(`(${NUM})\\s*(>>>|<<|>>|&|\\||\\b(?:and|or|xor|nand|nor|shl|shr|sar|rotl|rotr)\\b)\\s*(${NUM})`).exec(lower);
+  const bin = BINARY_OP.exec(lower);
   if (!bin) return null;
   const word = WORD_OPS[bin[2]];
   // "and"/"or" are ordinary English: only with a bit cue or prefixed (0x, 0b, 0o) operands.
@@ -164,6 +169,9 @@ const bitwise: Parser = (_q, lower) => {
 
 const BASE_NAMES: Record<string, number> = { binary: 2, bin: 2, octal: 8, oct: 8, decimal: 10, dec: 10, denary: 10, duodecimal: 12, hexadecimal: 16, hex: 16 };
 const BASE = String.raw`(?:base[\s-]?(\d{1,2})|(binary|octal|decimal|denary|duodecimal|hexadecimal|hex))`;
+const BASE_TARGETS = new RegExp(`\\b(?:to|in|into|as)\\s+(?:an?\\s+)?${BASE}\\b`, 'g');
+const BASE_FROM = new RegExp(`\\bfrom\\s+(?:an?\\s+)?${BASE}\\b`);
+const NAMED_BASE_VALUE = /\b(binary|octal|decimal|hexadecimal|hex)\s+(?:number\s+|value\s+)?(?=[+-]?[0-9a-z])/;
 const baseOf = (m: RegExpExecArray): number => (m[1] ? Number(m[1]) : BASE_NAMES[m[2]]);
 const PREFIX: Record<string, number> = { '0x': 16, '0b': 2, '0o': 8 };
 const FILLER = new Set(
@@ -177,13 +185,13 @@ function fitsBase(token: string, base: number): boolean {
 }
 
 const baseConvert: Parser = (_q, lower) => {
-  const targets = [...lower.matchAll(new RegExp(`\\b(?:to|in|into|as)\\s+(?:an?\\s+)?${BASE}\\b`, 'g'))];
+  const targets = [...lower.matchAll(BASE_TARGETS)];
   if (targets.length === 0) return null;
   const target = targets[targets.length - 1];
   let rest = lower.replace(target[0], ' ');
   let from: number | undefined;
-  const fromPhrase = new RegExp(`\\bfrom\\s+(?:an?\\s+)?${BASE}\\b`).exec(rest);
-  const namedValue = new RegExp(`\\b(binary|octal|decimal|hexadecimal|hex)\\s+(?:number\\s+|value\\s+)?(?=[+-]?[0-9a-z])`).exec(rest);
+  const fromPhrase = BASE_FROM.exec(rest);
+  const namedValue = NAMED_BASE_VALUE.exec(rest);
   if (fromPhrase) {
     from = baseOf(fromPhrase);
     rest = rest.replace(fromPhrase[0], ' ');
