@@ -15,7 +15,12 @@ const MB = 1024 * 1024;
 const json = { 'content-type': 'application/json' };
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
-/** The least a durable upload needs: hash the body, write it to a new file, rename it into place. */
+/**
+ * The least a durable upload needs: hash the body, write it to a new file, rename it into place. The files stay
+ * until the run ends, as the gateway's do: removing each at once would let the next upload reuse its freshly
+ * freed page-cache pages, which on this VM is four to five times cheaper than taking new ones (0.4 against
+ * 1.8–2.7 ms per megabyte), so the comparison would not be like for like.
+ */
 function storeUpload(req: http.IncomingMessage, res: http.ServerResponse, dir: string) {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
@@ -24,7 +29,6 @@ function storeUpload(req: http.IncomingMessage, res: http.ServerResponse, dir: s
     const file = path.join(dir, createHash('sha256').update(body).digest('hex'));
     await fs.writeFile(`${file}.tmp`, body);
     await fs.rename(`${file}.tmp`, file);
-    await fs.rm(file); // keep the disk from filling; the gateway keeps its copies until the run ends
     res.writeHead(201, json).end('{"ok":true}');
   });
 }
