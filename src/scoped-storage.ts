@@ -1,5 +1,5 @@
 // An AsyncLocalStorage that is switched on only while one of its runs is in progress. On Node 20, as long as
-// any AsyncLocalStorage is enabled, every promise the process creates goes through async hooks: about 8% of a
+// any AsyncLocalStorage is enabled, every promise the process creates goes through async hooks: about 7% of a
 // busy event loop. The gateway needs its storages only around rare work (a transaction, a settlement), so
 // each one switches off again when its last run ends; code outside a run sees no store either way.
 import { AsyncLocalStorage } from 'node:async_hooks';
