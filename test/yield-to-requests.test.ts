@@ -50,8 +50,14 @@ describe('whenQuiet', () => {
     while (performance.now() < spinUntil);
     await new Promise((r) => setImmediate(r));
     expect(eventLoopGauge.busySince(mark)).toBeGreaterThan(0.3);
-    const idle = eventLoopGauge.mark();
-    await new Promise((r) => setTimeout(r, 40));
-    expect(eventLoopGauge.busySince(idle)).toBeLessThan(0.3);
+    // Idle: a look finds it quiet. Several looks, as whenQuiet takes them: on a loaded machine (other test files
+    // running beside this one) a single short window can catch the test runner's own work.
+    const looks: number[] = [];
+    for (let i = 0; i < 5 && !looks.some((b) => b < 0.3); i++) {
+      const idle = eventLoopGauge.mark();
+      await new Promise((r) => setTimeout(r, 50));
+      looks.push(eventLoopGauge.busySince(idle));
+    }
+    expect(Math.min(...looks)).toBeLessThan(0.3);
   });
 });
