@@ -33,6 +33,7 @@ import { Registry } from './registry/registry.js';
 import type { Credentials } from './registry/types.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrate.js';
+import { dropValueSamples } from './store/planner-stats.js';
 import { setSetting } from './store/settings.js';
 import type { Worker } from './workers.js';
 import { buildInfrastructure, type Infrastructure } from './services.js';
@@ -75,6 +76,7 @@ export class Gateway {
     const log = opts.log ?? createLogger(config.logLevel);
     const db = await (opts.db ?? SqliteDb.open(databaseFile(config.dataDir)));
     await migrate(db);
+    await dropValueSamples(db);
     // Version pruning and the entry limit happen in triggers, which read the configured values from the settings.
     await setSetting(db, 'memory_versions_kept', String(config.memory.versionsKept));
     await setSetting(db, 'memory_max_entries', String(config.memory.maxEntriesPerAgent));
