@@ -5,6 +5,7 @@
 // quiet moment, for a bounded time: it keeps a minimum pace under constant load and catches up at full speed
 // once load drops.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How busy the event loop has been: `mark()` now, `busySince(mark)` the busy share of the time since (0–1). */
 export interface LoopGauge {
@@ -36,19 +37,8 @@ export async function whenQuiet(since: unknown, signal: AbortSignal, o: QuietOpt
   if (gauge.busySince(since) <= o.busyAbove) return;
   for (let waited = 0; waited < o.maxWaitMs && !signal.aborted; waited += o.probeMs) {
     const mark = gauge.mark();
-    await pause(o.probeMs, signal);
+    // An abort ends the wait early (the rejection is the signal, not a failure).
+    await sleep(o.probeMs, undefined, { signal }).catch(() => undefined);
     if (gauge.busySince(mark) <= o.busyAbove) return;
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -26,9 +26,8 @@ interface Prepared {
 
 /**
  * SQLite (3.53 here) takes a bare bound LIMIT or OFFSET as an input to the query plan: each new binding, even of
- * the same value, makes the next step prepare the statement again (a small indexed read took 12.6 µs instead
- * of 7.3; a wall page spent a tenth of its time so). `LIMIT +?` is the
- * same number to the executor, but not a bare parameter to the planner, so the prepared plan is kept.
+ * the same value, makes the next step prepare the statement again (a small indexed read took 12.6 µs instead of
+ * 7.3). `LIMIT +?` is the same number to the executor but no input to the planner, so the prepared plan is kept.
  */
 export const planStableLimits = (sql: string): string => sql.replace(/\b(LIMIT|OFFSET)(\s+)\?/gi, '$1$2+?');
 
