@@ -88,9 +88,9 @@ describe('cached wall pages', () => {
       await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_r', 'racer', 'h', 0)");
       const id = await insertPost(db, { agentId: 'ag_r', kind: 'post', text: 'late #racetopic', topics: ['racetopic'], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
       const build = async () => JSON.parse((await listPostsJson(db, 'x/', { since: 0, before: null, limit: 10, agentId: null, topic: 'racetopic', followedBy: null })).json.toString()) as { post_id: number }[];
-      expect(await cachedPage(db, 'race', build)).toEqual([]);
+      expect(await cachedPage(db, 'race', build, () => 1)).toEqual([]);
       await indexPending(db);
-      expect((await cachedPage(db, 'race', build)).map((p) => p.post_id)).toEqual([id]);
+      expect((await cachedPage(db, 'race', build, () => 1)).map((p) => p.post_id)).toEqual([id]);
     } finally {
       await remove();
     }
@@ -103,5 +103,59 @@ describe('cached wall pages', () => {
     later();
     const p = (await post(bob, { text: 'new for pollers' })).body;
     expect((await wall(gw, `&since_id=${newest}`)).map((x) => x.post_id)).toEqual([p.post_id]);
+  });
+});
+
+describe('the page cache', () => {
+  const MB = 1024 * 1024;
+  /** A build that counts its runs and answers `value`, or fails while `fail` is set. */
+  const counted = (value: string) => {
+    const b = { runs: 0, fail: false, build: async () => (b.runs++, b.fail ? Promise.reject(new Error('build failed')) : value) };
+    return b;
+  };
+
+  it('shares one build between concurrent reads of a page', async () => {
+    const { db, remove } = await migratedDb();
+    try {
+      const b = counted('page');
+      const reads = await Promise.all(Array.from({ length: 5 }, () => cachedPage(db, 'shared', b.build, () => 1)));
+      expect(reads).toEqual(Array(5).fill('page'));
+      expect(b.runs).toBe(1);
+    } finally {
+      await remove();
+    }
+  });
+
+  it('keeps pages within its byte budget, dropping the least recently read first', async () => {
+    const { db, remove } = await migratedDb();
+    try {
+      const [a, b, c] = [counted('a'), counted('b'), counted('c')];
+      const read = (key: string, x: ReturnType<typeof counted>) => cachedPage(db, key, x.build, () => 30 * MB);
+      await read('a', a);
+      await read('b', b);
+      await read('a', a); // a is now the most recently read
+      await read('c', c); // 90 MB: over the budget, so b goes
+      await read('a', a);
+      await read('c', c);
+      expect([a.runs, c.runs]).toEqual([1, 1]);
+      await read('b', b);
+      expect(b.runs).toBe(2);
+    } finally {
+      await remove();
+    }
+  });
+
+  it('keeps no failed build: the next read builds again', async () => {
+    const { db, remove } = await migratedDb();
+    try {
+      const b = counted('page');
+      b.fail = true;
+      await expect(cachedPage(db, 'flaky', b.build, () => 1)).rejects.toThrow('build failed');
+      b.fail = false;
+      expect(await cachedPage(db, 'flaky', b.build, () => 1)).toBe('page');
+      expect(b.runs).toBe(2);
+    } finally {
+      await remove();
+    }
   });
 });

@@ -4,29 +4,69 @@
 // one process (tests) or two processes on one file never see each other's pages.
 import type { Db } from '../../src/store/db.js';
 
-const MAX_PAGES = 512;
+/**
+ * What the kept pages may weigh. Reads favour a few busy topics and handles, and a page of fifty posts is
+ * about 15 KB, so this holds some four thousand pages; pages are bytes outside the JS heap (posts.ts).
+ */
+const MAX_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   version: number;
-  value: unknown;
+  /** Settles once built; concurrent reads of one page share the build. */
+  value: Promise<unknown>;
+  /** Counted once built. */
+  bytes: number;
 }
 
-const caches = new WeakMap<Db, Map<string, Entry>>();
+interface Pages {
+  /** Least recently read first. */
+  byKey: Map<string, Entry>;
+  bytes: number;
+}
+
+const caches = new WeakMap<Db, Pages>();
 
 export const wallVersion = async (db: Db): Promise<number> =>
   (await db.get<{ n: number }>("SELECT n FROM wall_counters WHERE name = 'version'"))?.n ?? 0;
 
-/** The page under `key` as built at the current version, building (and keeping) it when there is none. */
-export async function cachedPage<T>(db: Db, key: string, build: () => Promise<T>): Promise<T> {
+/**
+ * The page under `key` as built at the current version (or later), building and keeping it when there is
+ * none. `bytesOf` weighs a built page against the cache's budget.
+ */
+export async function cachedPage<T>(db: Db, key: string, build: () => Promise<T>, bytesOf: (page: T) => number): Promise<T> {
   let pages = caches.get(db);
-  if (!pages) caches.set(db, (pages = new Map()));
+  if (!pages) caches.set(db, (pages = { byKey: new Map(), bytes: 0 }));
   const version = await wallVersion(db);
-  const hit = pages.get(key);
-  if (hit && hit.version === version) return hit.value as T;
+  const hit = pages.byKey.get(key);
+  if (hit && hit.version >= version) {
+    pages.byKey.delete(key);
+    pages.byKey.set(key, hit);
+    return hit.value as Promise<T>;
+  }
   // Built after reading the version, so a page is never older than the version it is stored under.
-  const value = await build();
-  pages.delete(key);
-  pages.set(key, { version, value });
-  if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value as string);
-  return value;
+  const entry: Entry = { version, value: build(), bytes: 0 };
+  forget(pages, key);
+  pages.byKey.set(key, entry);
+  try {
+    const value = (await entry.value) as T;
+    if (pages.byKey.get(key) === entry) {
+      entry.bytes = bytesOf(value);
+      pages.bytes += entry.bytes;
+      for (const oldest of pages.byKey.keys()) {
+        if (pages.bytes <= MAX_BYTES) break;
+        forget(pages, oldest);
+      }
+    }
+    return value;
+  } catch (err) {
+    if (pages.byKey.get(key) === entry) pages.byKey.delete(key);
+    throw err;
+  }
+}
+
+function forget(pages: Pages, key: string): void {
+  const gone = pages.byKey.get(key);
+  if (!gone) return;
+  pages.bytes -= gone.bytes;
+  pages.byKey.delete(key);
 }

@@ -35,13 +35,16 @@ export async function page(ctx: ToolContext, q: PageQuery, extra: Record<string,
   else {
     // Topic rows come from the indexer's batches: index what waits first, so a topic page shows every post.
     if (q.topic !== null) await catchUp(ctx.db);
-    p = await cachedPage(ctx.db, `${q.since}:${q.before}:${q.limit}:${q.agentId}:${q.topic}`, () => buildPage(ctx, q));
+    p = await cachedPage(ctx.db, `${q.since}:${q.before}:${q.limit}:${q.agentId}:${q.topic}`, () => buildPage(ctx, q), pageBytes);
   }
   // Poll again with since_id = newest_id; when `more` is true after a since_id, poll at once for the rest.
   return withJsonText('posts', p.json, { count: p.count, newest_id: p.newest ?? q.since, oldest_id: p.oldest, more: p.more, ...extra });
 }
 
 const buildPage = (ctx: ToolContext, q: PageQuery): Promise<PostsPage> => listPostsJson(ctx.db, wallBase(ctx.config), q);
+
+/** A cached page's weight: its posts' bytes and a little for the entry itself. */
+const pageBytes = (p: PostsPage): number => p.json.byteLength + 256;
 
 export const wallList = defineTool({
   name: 'wall_list',
