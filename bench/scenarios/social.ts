@@ -64,9 +64,10 @@ export async function seedWall(dir: string): Promise<{ secrets: string[]; ms: nu
           const parent = isReply ? 1 + Math.floor(rand() * (i - 1)) : null;
           const kind = isReply ? 'answer' : rand() < 0.1 ? 'question' : rand() < 0.1 ? 'result' : 'post';
           const text = `${sentence(rand)}${topics.map((t) => ` #${t}`).join('')}`;
-          args.push(`ag_s${Math.floor(rand() * AGENTS)}`, kind, text, JSON.stringify(topics), parent, parent, start + Math.floor((i / POSTS) * DAYS * DAY));
+          const author = Math.floor(rand() * AGENTS);
+          args.push(`ag_s${author}`, `bench-agent-${author}`, kind, text, JSON.stringify(topics), parent, parent, start + Math.floor((i / POSTS) * DAYS * DAY));
         }
-        await tx.run(`INSERT INTO wall_posts (agent_id, kind, text, topics, reply_to, thread_root, created_at) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`, args);
+        await tx.run(`INSERT INTO wall_posts (agent_id, handle, kind, text, topics, reply_to, thread_root, created_at) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, args);
       }
     });
   }

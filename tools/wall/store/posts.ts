@@ -20,7 +20,8 @@ export interface NewPost {
  */
 export async function insertPost(q: Queryable, p: NewPost, mentionIds: string[] = []): Promise<number> {
   const row = await q.get<{ id: number }>(
-    'INSERT INTO wall_posts (agent_id, kind, text, topics, reply_to, quote_of, thread_root, created_at, mention_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+    `INSERT INTO wall_posts (agent_id, handle, kind, text, topics, reply_to, quote_of, thread_root, created_at, mention_ids)
+      VALUES (?1, (SELECT handle FROM agents WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id`,
     [p.agentId, p.kind, p.text, JSON.stringify(p.topics), p.replyTo, p.quoteOf, p.threadRoot, p.now, mentionIds.length ? JSON.stringify(mentionIds) : null],
   );
   return row!.id;
@@ -31,16 +32,18 @@ const ISO = (c: string) => `strftime('%Y-%m-%dT%H:%M:%S', ${c} / 1000, 'unixepoc
 /**
  * A post as the API shows it, built by SQLite as one JSON text: one column per row crosses into JS instead of
  * seventeen, which was most of a page's cost. ?1 is the wall's base URL. A quoted post that is gone is null.
+ * The handle comes from the post row (migration 018), and only a post that named someone is probed for mentions.
  */
-const POST_JSON = `json_object('post_id', p.id, 'handle', a.handle, 'kind', p.kind, 'text', p.text, 'topics', json(p.topics),
+const POST_JSON = `json_object('post_id', p.id, 'handle', p.handle, 'kind', p.kind, 'text', p.text, 'topics', json(p.topics),
   'reply_to', p.reply_to, 'quote_of', p.quote_of, 'thread_root', p.thread_root, 'replies', p.replies, 'quotes', p.quotes,
   'reactions', json_object('like', p.r_like, 'verified', p.r_verified, 'reproduced', p.r_reproduced, 'insightful', p.r_insightful, 'thanks', p.r_thanks),
   'created_at', ${ISO('p.created_at')}, 'url', ?1 || p.id,
-  'mentions', (SELECT json_group_array(ma.handle ORDER BY ma.handle) FROM wall_mentions m CROSS JOIN agents ma ON ma.id = m.agent_id WHERE m.post_id = p.id),
+  'mentions', CASE WHEN p.has_mentions THEN (
+    SELECT json_group_array(ma.handle ORDER BY ma.handle) FROM wall_mentions m CROSS JOIN agents ma ON ma.id = m.agent_id WHERE m.post_id = p.id) ELSE json_array() END,
   'quoted', CASE WHEN p.quote_of IS NULL THEN NULL ELSE (
-    SELECT json_object('post_id', q.id, 'handle', qa.handle, 'kind', q.kind,
+    SELECT json_object('post_id', q.id, 'handle', q.handle, 'kind', q.kind,
       'text', CASE WHEN length(q.text) > 280 THEN substr(q.text, 1, 280) || '…' ELSE q.text END, 'created_at', ${ISO('q.created_at')})
-    FROM wall_posts q CROSS JOIN agents qa ON qa.id = q.agent_id WHERE q.id = p.quote_of) END)`;
+    FROM wall_posts q WHERE q.id = p.quote_of) END)`;
 
 /** The `j` column of the rows as one JSON array text, in `order` (an aggregate expression). */
 const jsonArray = (order: string) => `'[' || ifnull(group_concat(j, ',' ORDER BY ${order}), '') || ']'`;
@@ -51,18 +54,15 @@ const asArray = (inner: string, order: string) => `SELECT ${jsonArray(order)} AS
 const jsonOf = async (db: Queryable, sql: string, args: (string | number)[], heavy = false): Promise<string> =>
   (await db.get<{ j: string }>(sql, args, { heavy }))?.j ?? '[]';
 
+const POSTS_BY_ID = asArray(`SELECT p.id, ${POST_JSON} AS j FROM wall_posts p WHERE p.id IN (SELECT value FROM json_each(?2))`, 'id');
+
 /** Posts by id, as JSON text (missing ids are left out), in id order. */
-export const postsJson = (db: Queryable, baseUrl: string, ids: number[]): Promise<string> =>
-  jsonOf(
-    db,
-    asArray(`SELECT p.id, ${POST_JSON} AS j FROM wall_posts p CROSS JOIN agents a ON a.id = p.agent_id WHERE p.id IN (SELECT value FROM json_each(?2))`, 'id'),
-    [baseUrl, JSON.stringify(ids)],
-  );
+export const postsJson = (db: Queryable, baseUrl: string, ids: number[]): Promise<string> => jsonOf(db, POSTS_BY_ID, [baseUrl, JSON.stringify(ids)]);
 
 /** The parent a reply or quote points at: its author and thread. */
 export const postLink = (db: Db, id: number) =>
   db.get<{ id: number; agent_id: string; handle: string; thread_root: number | null }>(
-    'SELECT p.id, p.agent_id, a.handle, p.thread_root FROM wall_posts p JOIN agents a ON a.id = p.agent_id WHERE p.id = ?',
+    'SELECT id, agent_id, handle, thread_root FROM wall_posts WHERE id = ?',
     [id],
   );
 
@@ -90,49 +90,72 @@ export interface PostsPage {
   more: boolean;
 }
 
+/** The filters a page query can combine, in the order their values follow the base URL (?1). */
+type Filter = 'topic' | 'since' | 'before' | 'agent' | 'feed';
+
 /**
  * A page of posts. since = 0: the newest `limit`. since > 0: the `limit` posts right after since_id (so a
  * poller never skips any).
  */
 export async function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Promise<PostsPage> {
-  const where: string[] = [];
+  const filters: Filter[] = [];
   const args: (string | number)[] = [baseUrl];
-  const arg = (v: string | number) => `?${args.push(v)}`;
-  const idCol = o.topic ? 't.post_id' : 'p.id';
-  if (o.topic) where.push(`t.topic = ${arg(o.topic)}`);
-  if (o.since > 0) where.push(`${idCol} > ${arg(o.since)}`);
-  if (o.before !== null) where.push(`${idCol} < ${arg(o.before)}`);
-  if (o.agentId) where.push(`p.agent_id = ${arg(o.agentId)}`);
-  if (o.followedBy) where.push(`p.agent_id IN (SELECT followee_id FROM follows WHERE follower_id = ${arg(o.followedBy)})`);
-  // CROSS JOIN fixes the join order: the planner, given a small LIMIT, may otherwise walk every agent first.
-  const from = o.topic ? 'wall_post_topics t CROSS JOIN wall_posts p ON p.id = t.post_id' : 'wall_posts p';
-  const order = o.since > 0 ? 'ASC' : 'DESC';
-  const rows = `FROM ${from} CROSS JOIN agents a ON a.id = p.agent_id`;
-  // More follow when a matching post lies beyond the page's far end: one index probe, not a row more built.
-  const beyond = `${where.map((w) => `${w} AND `).join('')}${idCol} ${order === 'DESC' ? '< oldest' : '> newest'}`;
-  const sql = `SELECT CAST(json AS BLOB) AS json, count, newest, oldest, EXISTS (SELECT 1 ${rows} WHERE ${beyond}) AS more
-    FROM (SELECT ${jsonArray('id DESC')} AS json, count(*) AS count, max(id) AS newest, min(id) AS oldest
-      FROM (SELECT p.id, ${POST_JSON} AS j ${rows} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ${arg(o.limit)}))`;
+  const use = (f: Filter, v: string | number) => (filters.push(f), args.push(v));
+  if (o.topic) use('topic', o.topic);
+  if (o.since > 0) use('since', o.since);
+  if (o.before !== null) use('before', o.before);
+  if (o.agentId) use('agent', o.agentId);
+  if (o.followedBy) use('feed', o.followedBy);
+  args.push(o.limit);
+  const key = filters.join();
+  let sql = pageQueries.get(key);
+  if (sql === undefined) pageQueries.set(key, (sql = pageQuery(filters)));
   // A topic's, an agent's or a feed's posts lie scattered over the table: a cold page costs milliseconds.
   const heavy = o.topic !== null || o.agentId !== null || o.followedBy !== null;
   const row = (await db.get<Omit<PostsPage, 'more'> & { more: number }>(sql, args, { heavy }))!;
   return { ...row, more: row.more === 1 };
 }
 
+/**
+ * Page queries by filter combination, each built once: a fresh 3 KB text per read had to be flattened, hashed
+ * for the statement cache and collected again on every request.
+ */
+const pageQueries = new Map<string, string>();
+
+/** The page query for `filters`: ?1 is the base URL, then each filter's value in order, then the limit. */
+function pageQuery(filters: Filter[]): string {
+  const topic = filters.includes('topic');
+  const since = filters.includes('since');
+  const idCol = topic ? 't.post_id' : 'p.id';
+  const where = filters.map((f, i) => {
+    const v = `?${i + 2}`;
+    if (f === 'topic') return `t.topic = ${v}`;
+    if (f === 'since') return `${idCol} > ${v}`;
+    if (f === 'before') return `${idCol} < ${v}`;
+    if (f === 'agent') return `p.agent_id = ${v}`;
+    return `p.agent_id IN (SELECT followee_id FROM follows WHERE follower_id = ${v})`;
+  });
+  // CROSS JOIN fixes the join order: the topic's rows in id order, then each of their posts.
+  const rows = `FROM ${topic ? 'wall_post_topics t CROSS JOIN wall_posts p ON p.id = t.post_id' : 'wall_posts p'}`;
+  const order = since ? 'ASC' : 'DESC';
+  // More follow when a matching post lies beyond the page's far end: one index probe, not a row more built.
+  const beyond = `${where.map((w) => `${w} AND `).join('')}${idCol} ${since ? '> newest' : '< oldest'}`;
+  return `SELECT CAST(json AS BLOB) AS json, count, newest, oldest, EXISTS (SELECT 1 ${rows} WHERE ${beyond}) AS more
+    FROM (SELECT ${jsonArray('id DESC')} AS json, count(*) AS count, max(id) AS newest, min(id) AS oldest
+      FROM (SELECT p.id, ${POST_JSON} AS j ${rows} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ?${filters.length + 2}))`;
+}
+
+const THREAD = asArray(`SELECT p.id, ${POST_JSON} AS j FROM wall_posts p WHERE p.thread_root = ?2 ORDER BY p.id LIMIT ?3`, 'id');
+
 /** Every reply in a thread, oldest first, as JSON text. */
-export const threadJson = (db: Db, baseUrl: string, rootId: number, limit: number): Promise<string> =>
-  jsonOf(
-    db,
-    asArray(`SELECT p.id, ${POST_JSON} AS j FROM wall_posts p CROSS JOIN agents a ON a.id = p.agent_id WHERE p.thread_root = ?2 ORDER BY p.id LIMIT ?3`, 'id'),
-    [baseUrl, rootId, limit],
-  );
+export const threadJson = (db: Db, baseUrl: string, rootId: number, limit: number): Promise<string> => jsonOf(db, THREAD, [baseUrl, rootId, limit]);
 
 /** Full-text search over post text, best first (BM25). */
 export const searchPosts = (db: Db, match: string, limit: number) =>
   db.all<{ id: number; handle: string; kind: string; text: string; topics: string; created_at: number; score: number }>(
-    `SELECT p.id, a.handle, p.kind, p.text, p.topics, p.created_at, f.rank AS score
+    `SELECT p.id, p.handle, p.kind, p.text, p.topics, p.created_at, f.rank AS score
      FROM (SELECT rowid, rank FROM wall_fts WHERE wall_fts MATCH ? ORDER BY rank LIMIT ?) f
-     CROSS JOIN wall_posts p ON p.id = f.rowid CROSS JOIN agents a ON a.id = p.agent_id ORDER BY f.rank`,
+     CROSS JOIN wall_posts p ON p.id = f.rowid ORDER BY f.rank`,
     [match, limit],
     { heavy: true },
   );
