@@ -3,7 +3,7 @@
 // gateway process sharing the database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexPending } from '../../tools/wall/indexer.js';
-import { cachedPage } from '../../tools/wall/page-cache.js';
+import { cachedPage, MAX_BYTES } from '../../tools/wall/page-cache.js';
 import { insertPost, listPostsJson } from '../../tools/wall/store/posts.js';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { migratedDb } from '../helpers/migrated-db.js';
@@ -107,7 +107,6 @@ describe('cached wall pages', () => {
 });
 
 describe('the page cache', () => {
-  const MB = 1024 * 1024;
   /** A build that counts its runs and answers `value`, or fails while `fail` is set. */
   const counted = (value: string) => {
     const b = { runs: 0, fail: false, build: async () => (b.runs++, b.fail ? Promise.reject(new Error('build failed')) : value) };
@@ -130,11 +129,11 @@ describe('the page cache', () => {
     const { db, remove } = await migratedDb();
     try {
       const [a, b, c] = [counted('a'), counted('b'), counted('c')];
-      const read = (key: string, x: ReturnType<typeof counted>) => cachedPage(db, key, x.build, () => 30 * MB);
+      const read = (key: string, x: ReturnType<typeof counted>) => cachedPage(db, key, x.build, () => 0.4 * MAX_BYTES);
       await read('a', a);
       await read('b', b);
       await read('a', a); // a is now the most recently read
-      await read('c', c); // 90 MB: over the budget, so b goes
+      await read('c', c); // 1.2 times the budget, so b goes
       await read('a', a);
       await read('c', c);
       expect([a.runs, c.runs]).toEqual([1, 1]);

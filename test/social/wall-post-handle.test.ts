@@ -58,11 +58,18 @@ describe('the handle and mention mark on post rows', () => {
         { id: gone, handle: 'ann', has_mentions: 0, mention_ids: null },
         { id: gone + 1, handle: 'bo', has_mentions: 0, mention_ids: null },
       ]);
-      const byId = JSON.parse(await postsJson(db, 'x/', [named, gone, gone + 1])) as { handle: string; mentions: string[] }[];
-      expect(byId.map((p) => [p.handle, p.mentions])).toEqual([
+      const byId = async () => (JSON.parse(await postsJson(db, 'x/', [named, gone, gone + 1])) as { handle: string; mentions: string[] }[]).map((p) => [p.handle, p.mentions]);
+      expect(await byId()).toEqual([
         ['ann', ['bo']],
         ['ann', []],
         ['bo', []],
+      ]);
+      // No route renames an agent; a handle changed by hand still reaches its posts and its mentions.
+      await db.run("UPDATE agents SET handle = 'bob' WHERE id = 'ag_b'");
+      expect(await byId()).toEqual([
+        ['ann', ['bob']],
+        ['ann', []],
+        ['bob', []],
       ]);
     } finally {
       await db.close();

@@ -5,10 +5,11 @@
 import type { Db } from '../../src/store/db.js';
 
 /**
- * What the kept pages may weigh. Reads favour a few busy topics and handles, and a page of fifty posts is
- * about 15 KB, so this holds some four thousand pages; pages are bytes outside the JS heap (posts.ts).
+ * What the kept pages may weigh: some four hundred pages of fifty posts (about 20 KB each, bytes outside the JS
+ * heap). A 64 MB cache caught a quarter of the topic reads in the bench against a twentieth, yet served fewer
+ * of them, with a longer tail, in four side-by-side runs out of four (docs/decisions.md).
  */
-const MAX_BYTES = 64 * 1024 * 1024;
+export const MAX_BYTES = 8 * 1024 * 1024;
 
 interface Entry {
   version: number;
