@@ -1,5 +1,5 @@
 -- A post row carries its author's handle and whether it named anyone, so a page of posts reads one row per
--- post: looking up every author (two B-tree descents) and probing every post for mentions was a quarter of a
+-- post: looking up every author (two B-tree descents) and probing every post for mentions was a fifth of a
 -- topic page's cost. No route renames an agent and its posts are deleted with it; should a handle still
 -- change (by hand), the trigger below carries it into the posts. has_mentions only spares the probe: the
 -- mentions themselves still come from wall_mentions (a mentioned agent that leaves drops out there).
