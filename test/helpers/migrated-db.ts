@@ -1,7 +1,7 @@
 // A migrated database of its own in a temporary directory, for tests of stores without a gateway.
 import fs from 'node:fs';
 import path from 'node:path';
-import { migrate } from '../../src/store/migrate.js';
+import { migrate, type Migration } from '../../src/store/migrate.js';
 import { SqliteDb } from '../../src/store/sqlite.js';
 import { tempDir } from './gateway.js';
 
@@ -11,10 +11,11 @@ export interface MigratedDb {
   remove(): Promise<void>;
 }
 
-export async function migratedDb(): Promise<MigratedDb> {
+/** `migrations`: only these (say, those before the one under test); all of them by default. */
+export async function migratedDb(migrations?: Migration[]): Promise<MigratedDb> {
   const dir = tempDir();
   const db = await SqliteDb.open(path.join(dir, 'gateway.db'));
-  await migrate(db);
+  await migrate(db, migrations);
   return {
     db,
     remove: async () => {

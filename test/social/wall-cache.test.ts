@@ -1,12 +1,12 @@
 // Wall pages are served from a cache keyed by the wall version: every change a page can show (a post, a
 // reply, a reaction, a deletion, an agent leaving) must show on the very next read, also through a second
 // gateway process sharing the database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { indexPending } from '../../tools/wall/indexer.js';
 import { cachedPage, MAX_BYTES } from '../../tools/wall/page-cache.js';
 import { insertPost, listPostsJson } from '../../tools/wall/store/posts.js';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
-import { migratedDb } from '../helpers/migrated-db.js';
+import { migratedDb, type MigratedDb } from '../helpers/migrated-db.js';
 
 let gw: TestGateway;
 let other: TestGateway;
@@ -107,6 +107,13 @@ describe('cached wall pages', () => {
 });
 
 describe('the page cache', () => {
+  // Each test its own database: the cache is per database, so no page carries over.
+  let fresh: MigratedDb;
+  beforeEach(async () => {
+    fresh = await migratedDb();
+  });
+  afterEach(() => fresh.remove());
+
   /** A build that counts its runs and answers `value`, or fails while `fail` is set. */
   const counted = (value: string) => {
     const b = { runs: 0, fail: false, build: async () => (b.runs++, b.fail ? Promise.reject(new Error('build failed')) : value) };
@@ -114,47 +121,32 @@ describe('the page cache', () => {
   };
 
   it('shares one build between concurrent reads of a page', async () => {
-    const { db, remove } = await migratedDb();
-    try {
-      const b = counted('page');
-      const reads = await Promise.all(Array.from({ length: 5 }, () => cachedPage(db, 'shared', b.build, () => 1)));
-      expect(reads).toEqual(Array(5).fill('page'));
-      expect(b.runs).toBe(1);
-    } finally {
-      await remove();
-    }
+    const b = counted('page');
+    const reads = await Promise.all(Array.from({ length: 5 }, () => cachedPage(fresh.db, 'shared', b.build, () => 1)));
+    expect(reads).toEqual(Array(5).fill('page'));
+    expect(b.runs).toBe(1);
   });
 
   it('keeps pages within its byte budget, dropping the least recently read first', async () => {
-    const { db, remove } = await migratedDb();
-    try {
-      const [a, b, c] = [counted('a'), counted('b'), counted('c')];
-      const read = (key: string, x: ReturnType<typeof counted>) => cachedPage(db, key, x.build, () => 0.4 * MAX_BYTES);
-      await read('a', a);
-      await read('b', b);
-      await read('a', a); // a is now the most recently read
-      await read('c', c); // 1.2 times the budget, so b goes
-      await read('a', a);
-      await read('c', c);
-      expect([a.runs, c.runs]).toEqual([1, 1]);
-      await read('b', b);
-      expect(b.runs).toBe(2);
-    } finally {
-      await remove();
-    }
+    const [a, b, c] = [counted('a'), counted('b'), counted('c')];
+    const read = (key: string, x: ReturnType<typeof counted>) => cachedPage(fresh.db, key, x.build, () => 0.4 * MAX_BYTES);
+    await read('a', a);
+    await read('b', b);
+    await read('a', a); // a is now the most recently read
+    await read('c', c); // 1.2 times the budget, so b goes
+    await read('a', a);
+    await read('c', c);
+    expect([a.runs, c.runs]).toEqual([1, 1]);
+    await read('b', b);
+    expect(b.runs).toBe(2);
   });
 
   it('keeps no failed build: the next read builds again', async () => {
-    const { db, remove } = await migratedDb();
-    try {
-      const b = counted('page');
-      b.fail = true;
-      await expect(cachedPage(db, 'flaky', b.build, () => 1)).rejects.toThrow('build failed');
-      b.fail = false;
-      expect(await cachedPage(db, 'flaky', b.build, () => 1)).toBe('page');
-      expect(b.runs).toBe(2);
-    } finally {
-      await remove();
-    }
+    const b = counted('page');
+    b.fail = true;
+    await expect(cachedPage(fresh.db, 'flaky', b.build, () => 1)).rejects.toThrow('build failed');
+    b.fail = false;
+    expect(await cachedPage(fresh.db, 'flaky', b.build, () => 1)).toBe('page');
+    expect(b.runs).toBe(2);
   });
 });

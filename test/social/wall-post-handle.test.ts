@@ -1,13 +1,11 @@
 // Migration 018 copies each author's handle into the post row and marks posts that named someone, so a page
 // reads one row per post. Posts written before it, and rows a bulk load writes without a handle, must read
 // exactly as before.
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../src/store/migrate.js';
-import { SqliteDb } from '../../src/store/sqlite.js';
+import type { SqliteDb } from '../../src/store/sqlite.js';
 import { insertPost, listPostsJson, postsJson } from '../../tools/wall/store/posts.js';
-import { tempDir } from '../helpers/gateway.js';
+import { migratedDb } from '../helpers/migrated-db.js';
 
 const page = async (db: SqliteDb) =>
   JSON.parse((await listPostsJson(db, 'x/', { since: 0, before: null, limit: 10, agentId: null, topic: null, followedBy: null })).json.toString()) as {
@@ -20,10 +18,8 @@ const post = (db: SqliteDb, agentId: string, text: string, mentionIds: string[] 
 
 describe('the handle and mention mark on post rows', () => {
   it('are filled for posts written before the migration, and pages read as before', async () => {
-    const dir = tempDir();
-    const db = await SqliteDb.open(path.join(dir, 'gateway.db'));
+    const { db, remove } = await migratedDb(readMigrations().filter((m) => m.version < 18));
     try {
-      await migrate(db, readMigrations().filter((m) => m.version < 18));
       await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'old-ann', 'h1', 0), ('ag_b', 'old-bo', 'h2', 0)");
       // Written the way the code before migration 018 wrote posts.
       for (const [agent, text, mentions] of [['ag_a', 'plain', null], ['ag_b', 'hi @old-ann', '["ag_a"]']]) {
@@ -39,16 +35,13 @@ describe('the handle and mention mark on post rows', () => {
         ['old-ann', []],
       ]);
     } finally {
-      await db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await remove();
     }
   });
 
   it('are written with each new post, also by a writer that leaves the handle out', async () => {
-    const dir = tempDir();
-    const db = await SqliteDb.open(path.join(dir, 'gateway.db'));
+    const { db, remove } = await migratedDb();
     try {
-      await migrate(db);
       await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'ann', 'h1', 0), ('ag_b', 'bo', 'h2', 0)");
       const named = await post(db, 'ag_a', 'hi @bo', ['ag_b']);
       const gone = await post(db, 'ag_a', 'hi @nobody', ['ag_missing']);
@@ -72,8 +65,7 @@ describe('the handle and mention mark on post rows', () => {
         ['bob', []],
       ]);
     } finally {
-      await db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await remove();
     }
   });
 });
