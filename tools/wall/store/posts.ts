@@ -51,8 +51,7 @@ const jsonArray = (order: string) => `'[' || ifnull(group_concat(j, ',' ORDER BY
 /** The rows of `inner` (columns id, j) as one JSON array text, in `order`. */
 const asArray = (inner: string, order: string) => `SELECT ${jsonArray(order)} AS j FROM (${inner})`;
 
-const jsonOf = async (db: Queryable, sql: string, args: (string | number)[], heavy = false): Promise<string> =>
-  (await db.get<{ j: string }>(sql, args, { heavy }))?.j ?? '[]';
+const jsonOf = async (db: Queryable, sql: string, args: (string | number)[]): Promise<string> => (await db.get<{ j: string }>(sql, args))?.j ?? '[]';
 
 const POSTS_BY_ID = asArray(`SELECT p.id, ${POST_JSON} AS j FROM wall_posts p WHERE p.id IN (SELECT value FROM json_each(?2))`, 'id');
 
