@@ -75,10 +75,10 @@ async function ready(url: string, child: ChildProcess): Promise<void> {
 }
 
 /**
- * The built gateway (dist/) with a fresh or given data dir, at its default log level (info, one line per
- * request) with logs discarded, as a production gateway writing to a log file would run. BENCH_NODE_ARGS adds
- * node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the gateway under a scenario's load;
- * BENCH_DIST runs another build (a copy of dist/) to compare two versions side by side.
+ * The built gateway (dist/) with a fresh data dir (removed when it stops) or a given one, at its default log
+ * level (info, one line per request) with logs discarded, as a production gateway writing to a log file would
+ * run. BENCH_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the gateway
+ * under a scenario's load; BENCH_DIST runs another build (a copy of dist/) to compare two versions side by side.
  */
 export async function startGateway(env: Record<string, string> = {}, dataDir?: string): Promise<Running & { dataDir: string }> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
@@ -91,6 +91,16 @@ export async function startGateway(env: Record<string, string> = {}, dataDir?: s
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await ready(url, child);
-  return { url, child, startupMs: performance.now() - t0, stop: stopper(child), dataDir: dir };
+  // A data dir made here goes with the gateway: a full run's databases would otherwise fill /tmp (GBs a run).
+  const stop = async () => {
+    await stopper(child)();
+    if (!dataDir) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await ready(url, child);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, child, startupMs: performance.now() - t0, stop, dataDir: dir };
 }
