@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { indexPending } from '../../tools/wall/indexer.js';
 import { cachedPage, MAX_BYTES } from '../../tools/wall/page-cache.js';
-import { insertPost, listPostsJson } from '../../tools/wall/store/posts.js';
+import { insertPost, listPostsJson, wallState, type WallState } from '../../tools/wall/store/posts.js';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { migratedDb, type MigratedDb } from '../helpers/migrated-db.js';
 
@@ -139,6 +139,22 @@ describe('the page cache', () => {
     expect([a.runs, c.runs]).toEqual([1, 1]);
     await read('b', b);
     expect(b.runs).toBe(2);
+  });
+
+  it('hands the build the state it checked: the version and whether posts wait for the indexer', async () => {
+    const { db } = fresh;
+    await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_s', 'stater', 'h', 0)");
+    const seen: WallState[] = [];
+    const read = (key: string) => cachedPage(db, key, async (s) => (seen.push(s), 'page'), () => 1);
+    await read('empty');
+    await insertPost(db, { agentId: 'ag_s', kind: 'post', text: 'waiting #statetopic', topics: ['statetopic'], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
+    await read('waiting');
+    await indexPending(db);
+    await read('indexed');
+    expect(seen.map((s) => s.lags)).toEqual([false, true, false]);
+    expect(seen[1].version).toBeGreaterThan(seen[0].version);
+    expect(seen[2].version).toBeGreaterThan(seen[1].version);
+    expect(seen[2]).toEqual(await wallState(db));
   });
 
   it('keeps no failed build: the next read builds again', async () => {

@@ -3,6 +3,7 @@
 // building fifty posts again; the first read after any change rebuilds. Per database, so two gateways in
 // one process (tests) or two processes on one file never see each other's pages.
 import type { Db } from '../../src/store/db.js';
+import { wallState, type WallState } from './store/posts.js';
 
 /**
  * What the kept pages may weigh: some four hundred pages of fifty posts (about 20 KB each, bytes outside the JS
@@ -27,17 +28,16 @@ interface Pages {
 
 const caches = new WeakMap<Db, Pages>();
 
-export const wallVersion = async (db: Db): Promise<number> =>
-  (await db.get<{ n: number }>("SELECT n FROM wall_counters WHERE name = 'version'"))?.n ?? 0;
-
 /**
  * The page under `key` as built at the current version (or later), building and keeping it when there is
- * none. `bytesOf` weighs a built page against the cache's budget.
+ * none. `build` gets the state read before it (so it can index waiting posts first); `bytesOf` weighs a built
+ * page against the cache's budget.
  */
-export async function cachedPage<T>(db: Db, key: string, build: () => Promise<T>, bytesOf: (page: T) => number): Promise<T> {
+export async function cachedPage<T>(db: Db, key: string, build: (state: WallState) => Promise<T>, bytesOf: (page: T) => number): Promise<T> {
   let pages = caches.get(db);
   if (!pages) caches.set(db, (pages = { byKey: new Map(), bytes: 0 }));
-  const version = await wallVersion(db);
+  const state = await wallState(db);
+  const version = state.version;
   const hit = pages.byKey.get(key);
   if (hit && hit.version >= version) {
     pages.byKey.delete(key);
@@ -45,7 +45,7 @@ export async function cachedPage<T>(db: Db, key: string, build: () => Promise<T>
     return hit.value as Promise<T>;
   }
   // Built after reading the version, so a page is never older than the version it is stored under.
-  const entry: Entry = { version, value: build(), bytes: 0 };
+  const entry: Entry = { version, value: build(state), bytes: 0 };
   forget(pages, key);
   pages.byKey.set(key, entry);
   try {

@@ -13,7 +13,7 @@ import { parsePosts, wallBase, type ShownPost } from './shape.js';
 import { countPosts, deletePost, listPostsJson, postLink, postsJson, searchPosts, threadJson, type ListQuery, type PostsPage } from './store/posts.js';
 import { withJsonText } from '../../src/registry/json-text.js';
 import { normaliseTopic } from './text.js';
-import { catchUp } from './indexer.js';
+import { catchUp, indexPending } from './indexer.js';
 import { cachedPage } from './page-cache.js';
 
 export const PageInput = {
@@ -33,9 +33,12 @@ export async function page(ctx: ToolContext, q: PageQuery, extra: Record<string,
   let p: PostsPage;
   if (q.followedBy !== null) p = await buildPage(ctx, q);
   else {
-    // Topic rows come from the indexer's batches: index what waits first, so a topic page shows every post.
-    if (q.topic !== null) await catchUp(ctx.db);
-    p = await cachedPage(ctx.db, `${q.since}:${q.before}:${q.limit}:${q.agentId}:${q.topic}`, () => buildPage(ctx, q), pageBytes);
+    p = await cachedPage(ctx.db, `${q.since}:${q.before}:${q.limit}:${q.agentId}:${q.topic}`, async (state) => {
+      // Topic rows come from the indexer's batches: index what waits first, so a topic page shows every post.
+      // A page still current needs no such step: any post since it was built would have changed the version.
+      if (q.topic !== null && state.lags) await indexPending(ctx.db);
+      return buildPage(ctx, q);
+    }, pageBytes);
   }
   // Poll again with since_id = newest_id; when `more` is true after a since_id, poll at once for the rest.
   return withJsonText('posts', p.json, { count: p.count, newest_id: p.newest ?? q.since, oldest_id: p.oldest, more: p.more, ...extra });

@@ -191,9 +191,22 @@ export async function indexBatch(db: Db, limit: number): Promise<number> {
   return counted[0].n;
 }
 
+const LAGS = "(SELECT MAX(id) FROM wall_posts) > (SELECT n FROM wall_counters WHERE name = 'fts_indexed')";
+
 /** True when posts wait for the search and topic indexes. */
-export const indexLags = async (db: Db): Promise<boolean> =>
-  (await db.get<{ lag: number }>("SELECT (SELECT MAX(id) FROM wall_posts) > (SELECT n FROM wall_counters WHERE name = 'fts_indexed') AS lag"))?.lag === 1;
+export const indexLags = async (db: Db): Promise<boolean> => (await db.get<{ lags: number }>(`SELECT ${LAGS} AS lags`))?.lags === 1;
+
+/** What a page read checks first: the wall version (migration 012) and whether posts wait for the indexes. */
+export interface WallState {
+  version: number;
+  lags: boolean;
+}
+
+/** The wall's state in one statement: on the event loop each statement is a read transaction of its own. */
+export async function wallState(db: Db): Promise<WallState> {
+  const row = await db.get<{ version: number | null; lags: number }>(`SELECT (SELECT n FROM wall_counters WHERE name = 'version') AS version, ${LAGS} AS lags`);
+  return { version: row?.version ?? 0, lags: row?.lags === 1 };
+}
 
 export const countPosts = async (db: Db): Promise<number> =>
   (await db.get<{ n: number }>("SELECT n FROM wall_counters WHERE name = 'posts'"))?.n ?? 0;
