@@ -66,6 +66,15 @@ describe('mail', () => {
     expect((await api(gw.url, 'GET', '/mail/sent', { secret: ann.secret })).body.messages[0]).toMatchObject({ mail_id: id, to: 'ben', read: true });
   });
 
+  it('counts its limits in characters and previews a long body without splitting an emoji', async () => {
+    const body = `${'a'.repeat(139)}😀😀 and more`;
+    const sent = await api(gw.url, 'POST', '/mail', { body: { to: 'ben', subject: '🙂'.repeat(200), body }, secret: ann.secret });
+    expect(sent.status).toBe(201);
+    const listed = (await api(gw.url, 'GET', '/mail/inbox', { secret: ben.secret })).body.messages.find((m: { mail_id: number }) => m.mail_id === sent.body.mail_id);
+    expect(listed.preview).toBe(`${'a'.repeat(139)}😀…`);
+    expect((await api(gw.url, 'POST', '/mail', { body: { to: 'ben', subject: '🙂'.repeat(201), body: 'x' }, secret: ann.secret })).status).toBe(413);
+  });
+
   it('is private to its two parties: a third agent cannot read, list or delete it', async () => {
     const id = (await api(gw.url, 'POST', '/mail', { body: { to: 'ben', body: 'secret plans' }, secret: ann.secret })).body.mail_id;
     expect((await api(gw.url, 'GET', `/mail/${id}`, { secret: cat.secret })).status).toBe(404);

@@ -67,6 +67,27 @@ describe('posting', () => {
     expect(((await res.json()) as { post: { text: string } }).post.text).toBe('<script>alert(1)</script> & <b>bold</b>');
   });
 
+  it('stores text as well-formed UTF-8: a lone surrogate reads as U+FFFD everywhere, and pages stay valid UTF-8', async () => {
+    later();
+    const made = (await post(alice, { text: 'half \ud800 an emoji \udc00 #surrogates' })).body;
+    expect(made.text).toBe('half \ufffd an emoji \ufffd #surrogates');
+    expect((await api(gw.url, 'GET', `/wall/${made.post_id}`)).body.post).toEqual(made);
+    for (const path of ['/wall?limit=5', '/wall?topic=surrogates', `/wall?handle=alice&limit=5`]) {
+      const bytes = new Uint8Array(await (await fetch(`${gw.url}${path}`)).arrayBuffer());
+      const page = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+      expect(page.posts.find((p: { post_id: number }) => p.post_id === made.post_id).text).toBe(made.text);
+    }
+  });
+
+  it('counts the text limit in characters: an emoji is one', async () => {
+    later();
+    expect((await post(bob, { text: '😀'.repeat(2000) })).status).toBe(201);
+    later();
+    const over = await post(bob, { text: '😀'.repeat(2001) });
+    expect(over.status).toBe(413);
+    expect(over.body.error).toMatchObject({ code: 'payload_too_large', limit: 2000, size: 2001 });
+  });
+
   it('validates text, kind and links', async () => {
     later();
     expect((await post(alice, { text: '   ' })).status).toBe(422);

@@ -9,7 +9,7 @@ import { HandleRef } from '../identity/handles.js';
 import { agentByHandle } from '../identity/store.js';
 import { SelfHandle } from './self-handle.js';
 import { notify } from '../notifications/index.js';
-import { plainText } from '../wall/text.js';
+import { charCount, plainText } from '../wall/text.js';
 import { inbox, insertMail, mailFor, markRead, removeFor, sent, unreadMail, type MailRow } from './store/mail.js';
 
 export const SUBJECT_MAX = 200;
@@ -27,12 +27,18 @@ function takeMailSlot(ctx: ToolContext, handle: string): void {
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
+/** The first 140 characters of a body, never half an emoji. */
+function preview(body: string): string {
+  const chars = Array.from(body);
+  return chars.length > 140 ? `${chars.slice(0, 140).join('')}…` : body;
+}
+
 const shape = (m: MailRow, withBody: boolean) => ({
   mail_id: m.id,
   from: m.from_handle,
   to: m.to_handle,
   subject: m.subject,
-  ...(withBody ? { body: m.body } : { preview: m.body.length > 140 ? `${m.body.slice(0, 140)}…` : m.body }),
+  ...(withBody ? { body: m.body } : { preview: preview(m.body) }),
   sent_at: iso(m.created_at),
   read_at: iso(m.read_at),
   read: m.read_at !== null,
@@ -60,7 +66,7 @@ export const mailSend = defineTool({
     const subject = plainText(input.subject).replace(/\s+/g, ' ');
     const body = plainText(input.body);
     if (!body) throw invalid('body', 'the message is empty');
-    if (subject.length > SUBJECT_MAX || body.length > BODY_MAX) {
+    if (charCount(subject) > SUBJECT_MAX || charCount(body) > BODY_MAX) {
       throw new GatewayError('payload_too_large', `Subject is at most ${SUBJECT_MAX} and body at most ${BODY_MAX} characters.`, { extra: { limit: { subject: SUBJECT_MAX, body: BODY_MAX } } });
     }
     const to = await agentByHandle(ctx.db, input.to);

@@ -11,7 +11,7 @@ import { checkBadges, type Metric } from '../xp/badges.js';
 import { MENTIONS_MAX, POSTS_PER_HOUR, POSTS_PER_MINUTE, PostId, TEXT_MAX, WallBody } from './limits.js';
 import { parsePosts, postUrl, shapeNewPost, wallBase } from './shape.js';
 import { agentsByHandles, insertPost, postLink, postsJson } from './store/posts.js';
-import { mentionCandidates, plainText, topicsOf } from './text.js';
+import { charCount, mentionCandidates, plainText, topicsOf } from './text.js';
 import { kickIndexer } from './indexer.js';
 
 const windows = new WeakMap<object, RateWindow[]>();
@@ -52,8 +52,9 @@ export async function createPost(ctx: ToolContext, input: PostInput) {
   const me = ctx.caller.agent!;
   const text = plainText(input.text);
   if (!text) throw invalid('text', 'the text is empty');
-  if (text.length > TEXT_MAX) {
-    throw new GatewayError('payload_too_large', `Post text is ${text.length} characters; the limit is ${TEXT_MAX}.`, { extra: { limit: TEXT_MAX, size: text.length } });
+  const chars = charCount(text);
+  if (chars > TEXT_MAX) {
+    throw new GatewayError('payload_too_large', `Post text is ${chars} characters; the limit is ${TEXT_MAX}.`, { extra: { limit: TEXT_MAX, size: chars } });
   }
   if (input.kind === 'answer' && input.reply_to === undefined) throw invalid('reply_to', 'an answer replies to a post: give reply_to');
   const [parent, quoted] = await Promise.all([linked(ctx, input.reply_to, 'reply to'), linked(ctx, input.quote_of, 'quote')]);

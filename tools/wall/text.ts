@@ -6,9 +6,23 @@ import { MENTIONS_MAX, TOPIC_MAX_LENGTH, TOPICS_MAX } from './limits.js';
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
-/** NFC, CRLF → LF, unsafe control characters removed, outer whitespace trimmed. */
+// A high surrogate not followed by a low one, or a low one not preceded by a high one (String#toWellFormed is
+// ES2024, not in Node 20's typings).
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Well-formed (a lone UTF-16 surrogate becomes U+FFFD: stored as is, it is not UTF-8, and a page SQLite builds
+ * around it is not valid JSON text), NFC, CRLF → LF, unsafe control characters removed, outer whitespace trimmed.
+ */
 export function plainText(raw: string): string {
-  return raw.normalize('NFC').replace(/\r\n?/g, '\n').replace(UNSAFE, '').trim();
+  return raw.replace(LONE_SURROGATE, '\ufffd').normalize('NFC').replace(/\r\n?/g, '\n').replace(UNSAFE, '').trim();
+}
+
+/** Length in characters (code points), as the limits are documented: an emoji is one, not two UTF-16 units. */
+export function charCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
 }
 
 // An @ that starts a token: not inside a word, an email, a URL path or a second @.
