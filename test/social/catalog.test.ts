@@ -97,6 +97,19 @@ describe('/trending', () => {
     expect(later.find((i: { name: string }) => i.name === 'wall_topics')).toBeUndefined();
     expect(later.find((i: { name: string }) => i.name === 'xp_levels').calls).toBe(1);
   });
+
+  it('ranks by calls that worked: failed calls cannot lift a tool', async () => {
+    await api(gw.url, 'GET', '/wall');
+    for (let i = 0; i < 30; i++) expect((await api(gw.url, 'DELETE', '/mail/1')).status).toBe(401);
+    await flush();
+    const items = (await api(gw.url, 'GET', '/trending?limit=100')).body.items as { name: string; calls: number; errors: number; succeeded: number; rank: number }[];
+    expect(items.find((i) => i.name === 'mail_delete')).toBeUndefined();
+    const wall = items.find((i) => i.name === 'wall_list')!;
+    expect(wall).toMatchObject({ errors: 0 });
+    // Ranks run over what succeeded.
+    expect(items.map((i) => i.succeeded)).toEqual(items.map((i) => i.succeeded).sort((a, b) => b - a));
+    expect(wall.succeeded).toBe(wall.calls);
+  });
 });
 
 describe('/intelligence', () => {

@@ -69,7 +69,9 @@ export const catalogTrending = defineTool({
   name: 'catalog_trending',
   title: 'Trending tools and templates',
   toolset: 'catalog',
-  description: `Tools and agent templates ranked by call volume over the last ${TRENDING_DAYS} days (real per-day usage counts; template runs count as calls).`,
+  description:
+    `Tools and agent templates ranked by successful calls over the last ${TRENDING_DAYS} days (real per-day usage counts; template ` +
+    'runs count as calls). Failed calls (refused, invalid, unauthenticated) are shown as errors but never rank an item.',
   input: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many (1-100, default 20).') }),
   auth: 'public',
   annotations: { readOnlyHint: true },
@@ -83,11 +85,16 @@ export const catalogTrending = defineTool({
     const items = [
       ...calls.filter((c) => tools.has(c.tool)).map((c) => ({ kind: 'tool', name: c.tool, title: tools.get(c.tool)!.title ?? c.tool, toolset: tools.get(c.tool)!.toolset, calls: Number(c.calls), errors: Number(c.errors) })),
       ...runs.filter((r) => titles.has(r.slug)).map((r) => ({ kind: 'template', name: r.slug, title: titles.get(r.slug)!, toolset: 'catalog', calls: Number(r.runs), errors: Number(r.runs) - Number(r.ok) })),
-    ].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
+    ];
+    // Ranked by calls that worked: anyone can make failing calls (401s cost nothing), so they must not lift a tool.
+    const ranked = items
+      .map((i) => ({ ...i, succeeded: i.calls - i.errors }))
+      .filter((i) => i.succeeded > 0)
+      .sort((a, b) => b.succeeded - a.succeeded || a.name.localeCompare(b.name));
     return {
       window_days: TRENDING_DAYS,
       since: sinceDay,
-      items: items.slice(0, input.limit).map((i, n) => ({ rank: n + 1, ...i })),
+      items: ranked.slice(0, input.limit).map((i, n) => ({ rank: n + 1, ...i })),
     };
   },
 });
