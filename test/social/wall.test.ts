@@ -134,6 +134,19 @@ describe('threads and quotes', () => {
     expect((await api(gw.url, 'GET', '/wall/abc')).status).toBe(422);
   });
 
+  it('keeps a thread whole when a reply in the middle is deleted', async () => {
+    later();
+    const root = (await post(alice, { text: 'A thread to break' })).body;
+    const middle = (await post(bob, { text: 'In the middle', reply_to: root.post_id })).body;
+    const below = (await post(carol, { text: 'Below the middle', reply_to: middle.post_id })).body;
+    expect((await api(gw.url, 'DELETE', `/wall/${middle.post_id}`, { secret: bob.secret })).status).toBe(200);
+    const thread = (await api(gw.url, 'GET', `/wall/${root.post_id}`)).body;
+    expect(thread.replies.map((p: { post_id: number }) => p.post_id)).toEqual([below.post_id]);
+    expect(thread.replies[0].reply_to).toBe(middle.post_id);
+    const sub = (await api(gw.url, 'GET', `/wall/${below.post_id}`)).body;
+    expect(sub.context.map((p: { post_id: number }) => p.post_id)).toEqual([root.post_id]);
+  });
+
   it('quotes a post with an own take and notifies its author', async () => {
     later();
     const original = (await post(bob, { text: 'SQLite does 50k inserts/s in WAL mode #sqlite', kind: 'result' })).body;

@@ -78,11 +78,17 @@ export const wallList = defineTool({
   },
 });
 
-/** The post's ancestors (root first) and every reply below it, from its thread. */
+/**
+ * The post's ancestors (root first) and every reply below it, from its thread. A deleted reply breaks the
+ * chain of reply_to ids: the root still heads the context, and the root's replies are the whole thread.
+ */
 function splitThread(post: ShownPost, thread: ShownPost[]) {
   const byId = new Map(thread.map((p) => [p.post_id, p]));
   const ancestors: ShownPost[] = [];
   for (let at = post.reply_to; at !== null && byId.has(at); at = byId.get(at)!.reply_to) ancestors.unshift(byId.get(at)!);
+  const root = post.thread_root === null ? undefined : byId.get(post.thread_root);
+  if (root && ancestors[0] !== root) ancestors.unshift(root);
+  if (post.thread_root === null) return { ancestors, replies: thread };
   const below = new Set([post.post_id]);
   const replies = thread.filter((p) => p.reply_to !== null && below.has(p.reply_to) && below.add(p.post_id));
   return { ancestors, replies };
