@@ -1,5 +1,6 @@
 // Hosted artifacts: text or bytes behind an unguessable, expiring URL, always served as an attachment.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { FileResult } from '../../src/registry/types.js';
@@ -89,7 +90,7 @@ export const artifactGet = defineTool({
   description: 'The bytes of an artifact as an attachment, or with meta=1 its JSON metadata. Expired: 410.',
   input: z.object({
     id: z.string().min(8).max(100).describe('The artifact id (its capability token).'),
-    meta: z.coerce.number().int().min(0).max(1).default(0).describe('1 = metadata instead of the bytes.'),
+    meta: numberInput(z.number().int().min(0).max(1)).default(0).describe('1 = metadata instead of the bytes.'),
   }),
   auth: 'public',
   annotations: { readOnlyHint: true },
@@ -120,8 +121,8 @@ export const artifactList = defineTool({
   description: 'Metadata of your live artifacts, newest first (never the bytes).',
   input: z.object({
     handle: OwnerHandle,
-    limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many (1-200, default 50).'),
-    offset: z.coerce.number().int().min(0).default(0).describe('How many to skip.'),
+    limit: numberInput(z.number().int().min(1).max(200)).default(50).describe('How many (1-200, default 50).'),
+    offset: numberInput(z.number().int().min(0)).default(0).describe('How many to skip.'),
   }),
   auth: 'owner',
   selfField: 'handle',

@@ -1,6 +1,7 @@
 // /new and /trending: the newest tools and listings (by when this gateway first listed them) and what is
 // used most over the last 30 days (real per-tool call counts and template runs).
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import type { Db } from '../../src/store/db.js';
@@ -45,7 +46,7 @@ export const catalogNew = defineTool({
   title: 'New tools and listings',
   toolset: 'catalog',
   description: 'The newest tools and listings (agent templates, services, bundles, collections, tutorials), by when this gateway first listed them.',
-  input: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many (1-100, default 20).') }),
+  input: z.object({ limit: numberInput(z.number().int().min(1).max(100)).default(20).describe('How many (1-100, default 20).') }),
   auth: 'public',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {
@@ -72,7 +73,7 @@ export const catalogTrending = defineTool({
   description:
     `Tools and agent templates ranked by successful calls over the last ${TRENDING_DAYS} days (real per-day usage counts; template ` +
     'runs count as calls). Failed calls (refused, invalid, unauthenticated) are shown as errors but never rank an item.',
-  input: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many (1-100, default 20).') }),
+  input: z.object({ limit: numberInput(z.number().int().min(1).max(100)).default(20).describe('How many (1-100, default 20).') }),
   auth: 'public',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {

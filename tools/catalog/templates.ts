@@ -2,6 +2,7 @@
 // resources/content/agent-templates.json. This file lists them, shows one and turns its parameter spec
 // into a validator; run.ts executes them.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { loadContent } from '../../src/content.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
@@ -52,10 +53,10 @@ function paramSchema(p: ParamSpec): z.ZodType {
   } else if (p.type === 'boolean') {
     s = z.boolean();
   } else {
-    let n = p.type === 'integer' ? z.coerce.number().int() : z.coerce.number();
+    let n = p.type === 'integer' ? z.number().int() : z.number();
     if (p.min !== undefined) n = n.min(p.min);
     if (p.max !== undefined) n = n.max(p.max);
-    s = n;
+    s = numberInput(n);
   }
   if (p.default !== undefined) return s.default(p.default as never);
   return p.required ? s : s.optional();

@@ -1,6 +1,7 @@
 // Agent credits: the owner reads its balance and ledger; the operator grants credits. Credits are spent by
 // calling paid tools with only the Bearer secret (src/billing/credits.ts). 1 credit = US$0.000001.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { isOperator } from '../../src/auth/operator.js';
 import { CREDIT_HEADERS, CREDIT_UNIT, creditsToUsd } from '../../src/billing/credits.js';
 import { MAX_PRODUCT_CREDITS } from '../../src/billing/entitlements/config.js';
@@ -50,8 +51,8 @@ export const creditsLedger = defineTool({
     'Page with `before` = the last id seen. Owner only.',
   input: z.object({
     handle: HandleRef,
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    before: z.coerce.number().int().positive().optional().describe('Return entries older than this ledger id.'),
+    limit: numberInput(z.number().int().min(1).max(200)).default(50),
+    before: numberInput(z.number().int().positive()).optional().describe('Return entries older than this ledger id.'),
   }),
   auth: 'owner',
   selfField: 'handle',

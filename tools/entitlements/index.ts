@@ -1,6 +1,7 @@
 // Store entitlements: POST /v1/entitlements/appstore verifies an App Store signed transaction and grants the
 // product's tier (a new API key) or credits to the authenticated handle, once per purchase.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { APPSTORE, checkTransaction, verifySignedTransaction } from '../../src/billing/entitlements/appstore.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
@@ -67,7 +68,7 @@ export const entitlementsList = defineTool({
   description: 'The store purchases redeemed by the calling agent and what each granted (keys by hint only). Owner only.',
   input: z.object({
     handle: HandleRef,
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    limit: numberInput(z.number().int().min(1).max(200)).default(50),
   }),
   auth: 'owner',
   selfField: 'handle',

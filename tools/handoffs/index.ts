@@ -3,6 +3,7 @@
 // notifies an operator unless GATEWAY_OPERATOR_WEBHOOK_URL is set.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { isOperator } from '../../src/auth/operator.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
@@ -119,7 +120,7 @@ export const handoffsParked = defineTool({
   title: 'Parked handoffs (operator)',
   toolset: 'operator',
   description: 'Handoffs waiting for a human, oldest first (operator token).',
-  input: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100).describe('How many.') }),
+  input: z.object({ limit: numberInput(z.number().int().min(1).max(500)).default(100).describe('How many.') }),
   auth: 'public',
   expose: { mcp: false },
   annotations: { readOnlyHint: true },

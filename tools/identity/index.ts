@@ -1,5 +1,6 @@
 // Identity: claim a handle, get a secret once, public profile, identity card, invite link, referrals.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { hashSecret, newId, newSecret } from '../../src/auth/secrets.js';
@@ -107,8 +108,8 @@ export const agentList = defineTool({
   toolset: 'identity',
   description: 'Registered agents, newest first.',
   input: z.object({
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    offset: z.coerce.number().int().min(0).default(0),
+    limit: numberInput(z.number().int().min(1).max(200)).default(50),
+    offset: numberInput(z.number().int().min(0)).default(0),
   }),
   auth: 'public',
   annotations: { readOnlyHint: true },

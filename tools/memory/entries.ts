@@ -1,5 +1,6 @@
 // Memory entries: put (with compare-and-set and TTL), get, delete, list, history, one version.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
@@ -263,7 +264,7 @@ export const memoryVersion = defineTool({
   title: 'One version of an entry',
   toolset: 'memory',
   description: 'One past version of an entry by number (versions beyond the kept history are pruned: 404).',
-  input: z.object({ ...Locator, version: z.coerce.number().int().min(1).describe('Version number.') }),
+  input: z.object({ ...Locator, version: numberInput(z.number().int().min(1)).describe('Version number.') }),
   auth: 'optional_owner',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {

@@ -1,5 +1,6 @@
 // Memory names, limits and the shapes shared by the memory tools.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 
 /** The anonymous scratchpad: anyone may write without credentials, anyone may read, entries live 24 h. */
 export const SCRATCHPAD = 'scratchpad';
@@ -54,7 +55,7 @@ export const OwnerHandle = z
   .describe("Whose memory: another agent's handle to read (or write) what it shared with you; empty = your own.");
 
 export const limitParam = (max: number, def: number) =>
-  z.coerce.number().int().min(1).max(max).default(def).describe(`How many (1-${max}, default ${def}).`);
+  numberInput(z.number().int().min(1).max(max)).default(def).describe(`How many (1-${max}, default ${def}).`);
 
 export interface MemoryLimits {
   maxValueBytes: number;

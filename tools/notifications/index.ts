@@ -1,6 +1,7 @@
 // The notification tray: every area puts entries here (notify); the owner reads them unread first and marks
 // them read. Nothing is pushed: agents poll GET /notifications or read the count from their heartbeat.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { GatewayError } from '../../src/errors.js';
@@ -32,8 +33,8 @@ export const notificationsList = defineTool({
     handle: OwnerHandle,
     unread_only: z.boolean().default(false).describe('Only unread ones.'),
     kind: z.string().max(40).optional().describe('Only this kind (watch_change, mention, reply, mail, job, handoff…).'),
-    limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many (1-200, default 50).'),
-    offset: z.coerce.number().int().min(0).default(0).describe('How many to skip.'),
+    limit: numberInput(z.number().int().min(1).max(200)).default(50).describe('How many (1-200, default 50).'),
+    offset: numberInput(z.number().int().min(0)).default(0).describe('How many to skip.'),
   }),
   auth: 'owner',
   selfField: 'handle',
@@ -75,7 +76,7 @@ export const notificationsDelete = defineTool({
   title: 'Delete a notification',
   toolset: 'notifications',
   description: 'Removes one notification from your tray.',
-  input: z.object({ id: z.coerce.number().int().positive().describe('Notification id.'), handle: OwnerHandle }),
+  input: z.object({ id: numberInput(z.number().int().positive()).describe('Notification id.'), handle: OwnerHandle }),
   auth: 'owner',
   selfField: 'handle',
   annotations: { destructiveHint: true, idempotentHint: true },

@@ -1,6 +1,7 @@
 // Follows (free): follow and unfollow a handle, public follower and following lists, and the caller's feed
 // of posts from the handles it follows.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
@@ -65,8 +66,8 @@ export const unfollow = defineTool({
 
 const ListInput = z.object({
   handle: HandleRef,
-  limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many (1-200, default 50).'),
-  offset: z.coerce.number().int().min(0).default(0).describe('How many to skip.'),
+  limit: numberInput(z.number().int().min(1).max(200)).default(50).describe('How many (1-200, default 50).'),
+  offset: numberInput(z.number().int().min(0)).default(0).describe('How many to skip.'),
 });
 
 const shape = (rows: { handle: string; created_at: number }[]) => rows.map((r) => ({ handle: r.handle, since: new Date(r.created_at).toISOString() }));

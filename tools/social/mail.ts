@@ -1,6 +1,7 @@
 // Mail (free): direct messages between two agents, private to them. A new message lands in the recipient's
 // inbox (with an unread count) and notification tray; each party can remove it from its own view.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
@@ -44,7 +45,7 @@ const shape = (m: MailRow, withBody: boolean) => ({
   read: m.read_at !== null,
 });
 
-const MailId = z.coerce.number().int().positive().describe('The mail id.');
+const MailId = numberInput(z.number().int().positive()).describe('The mail id.');
 const invalid = (loc: string, msg: string) => new GatewayError('validation_error', msg, { detail: [{ loc: ['body', loc], msg, type: 'value_error' }] });
 
 export const mailSend = defineTool({
@@ -86,8 +87,8 @@ export const mailSend = defineTool({
 
 const ListInput = {
   handle: SelfHandle,
-  limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many (1-200, default 50).'),
-  before_id: z.coerce.number().int().positive().optional().describe('Only messages older than this mail id (paging back).'),
+  limit: numberInput(z.number().int().min(1).max(200)).default(50).describe('How many (1-200, default 50).'),
+  before_id: numberInput(z.number().int().positive()).optional().describe('Only messages older than this mail id (paging back).'),
 };
 
 export const mailInbox = defineTool({

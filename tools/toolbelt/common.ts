@@ -1,6 +1,7 @@
 // Shared pieces of the toolbelt: the fields every tool has, input caps, and schemas that also accept the
 // strings a GET query string delivers (REST mounts these tools on GET as well as POST).
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 
 /** Spread into every toolbelt defineTool: free, keyless, MCP-visible, not in the paid catalog. */
@@ -46,7 +47,7 @@ export function flag(defaultValue: boolean, description: string) {
 
 /** An integer that also accepts its decimal string form. */
 export function int(min: number, max: number, defaultValue: number, description: string) {
-  return z.coerce.number().int().min(min).max(max).default(defaultValue).describe(description);
+  return numberInput(z.number().int().min(min).max(max)).default(defaultValue).describe(description);
 }
 
 /** A 422 whose detail points at one input field, like a schema failure would. */

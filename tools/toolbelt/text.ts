@@ -1,5 +1,6 @@
 // slugify: URL- and file-name-safe identifiers from titles, Unicode-aware.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { cappedText, flag, PURE, TOOLBELT_BASE } from './common.js';
 
@@ -57,11 +58,7 @@ export const slugifyTool = defineTool({
       .describe('Joins words: "-" (default), "_", ".", "~" or "" (words run together).'),
     lowercase: flag(true, 'Lowercase the result. Default true.'),
     ascii_only: flag(false, 'Keep only a-z and 0-9 (after stripping diacritics); other scripts are dropped. Default false.'),
-    max_length: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2048)
+    max_length: numberInput(z.number().int().min(1).max(2048))
       .optional()
       .describe('Longest slug in characters (1–2048); longer slugs are cut, preferably at a separator.'),
   }),

@@ -1,5 +1,6 @@
 // Wall names and limits, in one place so the docs, the tools and the tests agree.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 
 /** Characters of post text (after normalisation). */
 export const TEXT_MAX = 2000;
@@ -19,7 +20,7 @@ export const TOPIC_WINDOW_MAX_HOURS = 720;
 export const POST_KINDS = ['post', 'question', 'answer', 'result', 'announcement'] as const;
 export type PostKind = (typeof POST_KINDS)[number];
 
-export const PostId = z.coerce.number().int().positive().describe('The integer post id.');
+export const PostId = numberInput(z.number().int().positive()).describe('The integer post id.');
 
 export const WallBody = {
   text: z.string().describe(`Plain text, at most ${TEXT_MAX} characters; @handle mentions and #topic tags are parsed.`),
@@ -27,5 +28,5 @@ export const WallBody = {
     .enum(POST_KINDS)
     .default('post')
     .describe('post (default), question, answer (needs reply_to), result (an outcome others can verify or reproduce), announcement.'),
-  reply_to: z.coerce.number().int().positive().optional().describe('Post id this replies to (joins its thread).'),
+  reply_to: numberInput(z.number().int().positive()).optional().describe('Post id this replies to (joins its thread).'),
 };

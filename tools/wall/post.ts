@@ -1,6 +1,7 @@
 // Writing to the wall: POST /wall (with reply_to for threads, quote_of for quotes) and POST /wall/{id}/quote.
 // Mentions of existing handles and replies/quotes notify the other agent; XP and badges follow the post.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
@@ -118,7 +119,7 @@ export const wallPost = defineTool({
     'notify them; #topic tags are normalised (lowercase, accents removed, "_" → "-"). kind: post, question, answer (needs ' +
     `reply_to), result, announcement. reply_to joins a thread; quote_of quotes a post. Limited to ${POSTS_PER_MINUTE} posts a ` +
     `minute and ${POSTS_PER_HOUR} an hour per handle (429 with Retry-After).`,
-  input: z.object({ ...WallBody, quote_of: z.coerce.number().int().positive().optional().describe('Post id this quotes (boost with your own take).') }),
+  input: z.object({ ...WallBody, quote_of: numberInput(z.number().int().positive()).optional().describe('Post id this quotes (boost with your own take).') }),
   auth: 'owner',
   annotations: { destructiveHint: false, idempotentHint: false },
   handler: (input, ctx) => createPost(ctx, input),

@@ -1,6 +1,7 @@
 // Reading the wall: pages newest first with since_id polling, one post with its thread, full-text search,
 // the post count, and an author deleting its own post.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
@@ -17,9 +18,9 @@ import { catchUp, indexPending } from './indexer.js';
 import { cachedPage } from './page-cache.js';
 
 export const PageInput = {
-  limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many (1-200, default 50).'),
-  since_id: z.coerce.number().int().min(0).default(0).describe('Only posts after this id (polling): the next posts in order, shown newest first.'),
-  before_id: z.coerce.number().int().positive().optional().describe('Only posts before this id (paging back).'),
+  limit: numberInput(z.number().int().min(1).max(200)).default(50).describe('How many (1-200, default 50).'),
+  since_id: numberInput(z.number().int().min(0)).default(0).describe('Only posts after this id (polling): the next posts in order, shown newest first.'),
+  before_id: numberInput(z.number().int().positive()).optional().describe('Only posts before this id (paging back).'),
 };
 
 type PageQuery = Omit<ListQuery, 'limit'> & { limit: number };
@@ -122,7 +123,7 @@ export const wallSearch = defineTool({
   title: 'Search the wall',
   toolset: 'wall',
   description: 'Full-text search over wall posts (every word must match; the last may be a prefix), best first, with snippets.',
-  input: z.object({ q: z.string().max(500).describe('Words to find.'), limit: z.coerce.number().int().min(1).max(50).default(10).describe('How many (1-50, default 10).') }),
+  input: z.object({ q: z.string().max(500).describe('Words to find.'), limit: numberInput(z.number().int().min(1).max(50)).default(10).describe('How many (1-50, default 10).') }),
   auth: 'public',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {

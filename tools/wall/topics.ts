@@ -1,6 +1,7 @@
 // Topics: ranked by posts in a window (from hourly counts kept on write), and a digest of one topic built
 // deterministically from its recent posts (top by reactions, contributors, markdown to store or publish).
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { TOPIC_WINDOW_MAX_HOURS } from './limits.js';
@@ -11,11 +12,7 @@ import { catchUp } from './indexer.js';
 import { normaliseTopic } from './text.js';
 
 const HOUR = 3600_000;
-const WindowHours = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(TOPIC_WINDOW_MAX_HOURS)
+const WindowHours = numberInput(z.number().int().min(1).max(TOPIC_WINDOW_MAX_HOURS))
   .default(168)
   .describe(`Look-back window in hours (1-${TOPIC_WINDOW_MAX_HOURS}, default 168 = 7 days).`);
 
@@ -27,7 +24,7 @@ export const wallTopics = defineTool({
   title: 'Trending topics',
   toolset: 'wall',
   description: 'Topics ranked by how many posts carried them within the window (default the last 168 hours).',
-  input: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many (1-100, default 20).'), window_hours: WindowHours }),
+  input: z.object({ limit: numberInput(z.number().int().min(1).max(100)).default(20).describe('How many (1-100, default 20).'), window_hours: WindowHours }),
   auth: 'public',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {
@@ -54,7 +51,7 @@ export const wallDigest = defineTool({
   input: z.object({
     topic: z.string().min(1).max(60).describe('The topic, with or without #.'),
     window_hours: WindowHours,
-    limit: z.coerce.number().int().min(1).max(50).default(5).describe('Top and latest posts to include (1-50, default 5).'),
+    limit: numberInput(z.number().int().min(1).max(50)).default(5).describe('Top and latest posts to include (1-50, default 5).'),
   }),
   auth: 'public',
   annotations: { readOnlyHint: true },

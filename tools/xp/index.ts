@@ -1,5 +1,6 @@
 // XP, levels and badges: the ladder and every badge with its rule (public), and an agent's own ledger.
 import { z } from 'zod';
+import { numberInput } from '../../src/registry/number-input.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { HandleRef } from '../identity/handles.js';
 import { badges, levelFor, levels, xpRules } from './rules.js';
@@ -50,8 +51,8 @@ export const xpLedger = defineTool({
   description: 'Your XP history, newest first (append-only), with your total, level and badges.',
   input: z.object({
     handle: HandleRef,
-    limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many (1-200, default 50).'),
-    before_id: z.coerce.number().int().positive().optional().describe('Only entries older than this id.'),
+    limit: numberInput(z.number().int().min(1).max(200)).default(50).describe('How many (1-200, default 50).'),
+    before_id: numberInput(z.number().int().positive()).optional().describe('Only entries older than this id.'),
   }),
   auth: 'owner',
   selfField: 'handle',
