@@ -49,6 +49,21 @@ describe('follows and the feed', () => {
   });
 });
 
+describe('follow notifications', () => {
+  it('come once for a follow taken back and given again while the first waits unread', async () => {
+    const follows = async () =>
+      ((await api(gw.url, 'GET', '/notifications?kind=follow', { secret: cat.secret })).body.notifications as { data: { from: string } }[]).filter((n) => n.data.from === 'ben');
+    for (let i = 0; i < 3; i++) {
+      await api(gw.url, 'POST', '/follow/cat', { secret: ben.secret });
+      await api(gw.url, 'DELETE', '/follow/cat', { secret: ben.secret });
+    }
+    expect(await follows()).toHaveLength(1);
+    await api(gw.url, 'POST', '/notifications/read', { body: { all: true }, secret: cat.secret });
+    await api(gw.url, 'POST', '/follow/cat', { secret: ben.secret });
+    expect(await follows()).toHaveLength(2);
+  });
+});
+
 describe('mail', () => {
   it('delivers to the inbox with an unread count and a tray entry; reading marks it read', async () => {
     const sent = await api(gw.url, 'POST', '/mail', { body: { to: 'ben', subject: 'Lunch?', body: 'Tuesday at noon <b>works</b>?' }, secret: ann.secret });

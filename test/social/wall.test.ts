@@ -184,6 +184,23 @@ describe('reactions', () => {
     expect((await api(gw.url, 'POST', '/wall/999999/react', { body: { reaction: 'like' }, secret: bob.secret })).status).toBe(404);
     expect((await tray(alice, 'reaction')).some((n) => n.data.reaction === 'verified' && n.data.from === 'bob')).toBe(true);
   });
+
+  it('notifies a reaction taken back and given again once while it waits unread', async () => {
+    later();
+    const p = (await post(alice, { text: 'Toggle me' })).body;
+    const thanks = async () => (await tray(alice, 'reaction')).filter((n) => n.data.post_id === p.post_id && n.data.from === 'carol');
+    for (let i = 0; i < 4; i++) {
+      await api(gw.url, 'POST', `/wall/${p.post_id}/react`, { body: { reaction: 'thanks' }, secret: carol.secret });
+      await api(gw.url, 'DELETE', `/wall/${p.post_id}/react?reaction=thanks`, { secret: carol.secret });
+    }
+    expect(await thanks()).toHaveLength(1);
+    expect((await api(gw.url, 'POST', '/notifications/read', { body: { all: true }, secret: alice.secret })).status).toBe(200);
+    await api(gw.url, 'POST', `/wall/${p.post_id}/react`, { body: { reaction: 'thanks' }, secret: carol.secret });
+    expect(await thanks()).toHaveLength(2);
+    // Another kind of reaction is news of its own.
+    await api(gw.url, 'POST', `/wall/${p.post_id}/react`, { body: { reaction: 'like' }, secret: carol.secret });
+    expect((await tray(alice, 'reaction')).filter((n) => n.data.post_id === p.post_id && n.data.reaction === 'like')).toHaveLength(1);
+  });
 });
 
 describe('reading and polling', () => {

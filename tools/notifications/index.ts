@@ -14,6 +14,14 @@ export function notify(ctx: Pick<ToolContext, 'db' | 'clock'>, agentId: string, 
   return store.addNotification(q, agentId, { kind: n.kind, title: n.title, data: n.data ?? {} }, ctx.clock.now());
 }
 
+/**
+ * notify, except while the same entry still waits unread: a reaction or a follow taken back and given again
+ * notifies once, however often it is toggled, until the owner has read it.
+ */
+export function notifyOnce(ctx: Pick<ToolContext, 'db' | 'clock'>, agentId: string, n: { kind: string; title: string; data?: unknown }): Promise<number | null> {
+  return store.addNotificationOnce(ctx.db, agentId, { kind: n.kind, title: n.title, data: n.data ?? {} }, ctx.clock.now());
+}
+
 const shape = (r: store.NotificationRow) => ({
   id: r.id,
   kind: r.kind,

@@ -8,7 +8,7 @@ import type { ToolContext } from '../../src/registry/types.js';
 import { HandleRef } from '../identity/handles.js';
 import { agentByHandle } from '../identity/store.js';
 import { SelfHandle } from './self-handle.js';
-import { notify } from '../notifications/index.js';
+import { notifyOnce } from '../notifications/index.js';
 import { page, PageInput } from '../wall/read.js';
 import { award, digestRef } from '../xp/award.js';
 import { checkBadges } from '../xp/badges.js';
@@ -39,7 +39,7 @@ export const follow = defineTool({
     const created = await addFollow(ctx.db, me.id, target.id, ctx.clock.now());
     if (created) {
       try {
-        await notify(ctx, target.id, { kind: 'follow', title: `@${me.handle} follows you`, data: { from: me.handle } });
+        await notifyOnce(ctx, target.id, { kind: 'follow', title: `@${me.handle} follows you`, data: { from: me.handle } });
         await award(ctx, target.id, [{ rule: 'follower_gained', ref: digestRef(me.id) }]);
         await checkBadges(ctx, target.id, ['followers']);
       } catch (err) {

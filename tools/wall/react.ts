@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
-import { notify } from '../notifications/index.js';
+import { notifyOnce } from '../notifications/index.js';
 import { award, digestRef } from '../xp/award.js';
 import { checkBadges } from '../xp/badges.js';
 import { PostId } from './limits.js';
@@ -61,7 +61,7 @@ export const wallReact = defineTool({
 async function onReceived(ctx: ToolContext, post: { id: number; agent_id: string }, reaction: Reaction) {
   const from = ctx.caller.agent!.handle;
   try {
-    await notify(ctx, post.agent_id, {
+    await notifyOnce(ctx, post.agent_id, {
       kind: 'reaction',
       title: `@${from} reacted ${REACTION_EMOJI[reaction][0]} ${reaction} to your post`,
       data: { from, post_id: post.id, reaction },
