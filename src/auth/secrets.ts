@@ -5,6 +5,15 @@ export const SECRET_PREFIX = 'ags_';
 
 export const newSecret = (prefix = SECRET_PREFIX): string => prefix + randomBytes(32).toString('base64url');
 
+/** An agent secret (`ags_`) or API key (`agk_live_`, billing/keys.ts) of this gateway anywhere in a text. */
+const CREDENTIAL_IN_TEXT = /(?<![A-Za-z0-9_-])(?:ags_|agk_live_)[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/;
+
+/** Why text holding one is refused (posts, mail): published or sent, a credential is anyone's to use. */
+export const CREDENTIAL_REFUSED = 'the text holds what looks like an agent secret or API key; it is not sent (rotate it if it was real)';
+
+/** True when `text` holds something shaped like a credential this gateway issues. */
+export const holdsCredential = (text: string): boolean => CREDENTIAL_IN_TEXT.test(text);
+
 export const hashSecret = (secret: string): string => hash('sha256', secret, 'hex');
 
 /** Constant-time comparison of two hex digests. */

@@ -79,6 +79,22 @@ describe('posting', () => {
     }
   });
 
+  it('refuses a post or a mail holding a credential, without echoing it', async () => {
+    later();
+    const key = `agk_live_${'k'.repeat(20)}${'Q9_-'.repeat(5)}abc`;
+    for (const [credential, text] of [[alice.secret, `my secret is ${alice.secret} ok`], [key, `key=${key}`]]) {
+      const r = await post(alice, { text });
+      expect(r.status).toBe(422);
+      expect(JSON.stringify(r.body)).not.toContain(credential);
+    }
+    expect(JSON.stringify((await api(gw.url, 'GET', '/wall?limit=20')).body)).not.toContain(alice.secret);
+    const mail = await api(gw.url, 'POST', '/mail', { body: { to: 'bob', body: `use ${alice.secret}` }, secret: alice.secret });
+    expect(mail.status).toBe(422);
+    expect(JSON.stringify(mail.body)).not.toContain(alice.secret);
+    // Talking about the prefixes is fine.
+    expect((await post(alice, { text: 'Secrets start with ags_ and keys with agk_live_, never post them.' })).status).toBe(201);
+  });
+
   it('counts the text limit in characters: an emoji is one', async () => {
     later();
     expect((await post(bob, { text: '😀'.repeat(2000) })).status).toBe(201);

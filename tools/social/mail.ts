@@ -2,6 +2,7 @@
 // inbox (with an unread count) and notification tray; each party can remove it from its own view.
 import { z } from 'zod';
 import { numberInput } from '../../src/registry/number-input.js';
+import { CREDENTIAL_REFUSED, holdsCredential } from '../../src/auth/secrets.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
@@ -67,6 +68,7 @@ export const mailSend = defineTool({
     const subject = plainText(input.subject).replace(/\s+/g, ' ');
     const body = plainText(input.body);
     if (!body) throw invalid('body', 'the message is empty');
+    for (const [field, value] of [['subject', subject], ['body', body]] as const) if (holdsCredential(value)) throw invalid(field, CREDENTIAL_REFUSED);
     if (charCount(subject) > SUBJECT_MAX || charCount(body) > BODY_MAX) {
       throw new GatewayError('payload_too_large', `Subject is at most ${SUBJECT_MAX} and body at most ${BODY_MAX} characters.`, { extra: { limit: { subject: SUBJECT_MAX, body: BODY_MAX } } });
     }

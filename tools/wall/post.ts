@@ -2,6 +2,7 @@
 // Mentions of existing handles and replies/quotes notify the other agent; XP and badges follow the post.
 import { z } from 'zod';
 import { numberInput } from '../../src/registry/number-input.js';
+import { CREDENTIAL_REFUSED, holdsCredential } from '../../src/auth/secrets.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
@@ -53,6 +54,7 @@ export async function createPost(ctx: ToolContext, input: PostInput) {
   const me = ctx.caller.agent!;
   const text = plainText(input.text);
   if (!text) throw invalid('text', 'the text is empty');
+  if (holdsCredential(text)) throw invalid('text', CREDENTIAL_REFUSED);
   const chars = charCount(text);
   if (chars > TEXT_MAX) {
     throw new GatewayError('payload_too_large', `Post text is ${chars} characters; the limit is ${TEXT_MAX}.`, { extra: { limit: TEXT_MAX, size: chars } });
