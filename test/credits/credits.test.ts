@@ -179,8 +179,13 @@ describe('reading the balance', () => {
     const a = await register(gw.url, 'cr-append');
     await grant(a.handle, 10);
     await expect(gw.gateway.db.run('UPDATE credit_ledger SET amount = 1000000')).rejects.toThrow(/append-only/);
+    await expect(gw.gateway.db.run("DELETE FROM credit_ledger WHERE agent_id = (SELECT id FROM agents WHERE handle = 'cr-append')")).rejects.toThrow(/append-only/);
     await expect(
       gw.gateway.db.run("UPDATE credit_balances SET balance = -1 WHERE agent_id = (SELECT id FROM agents WHERE handle = 'cr-append')"),
     ).rejects.toThrow(/CHECK/);
+    // Its rows go only with the agent.
+    const id = (await gw.gateway.db.get<{ id: string }>("SELECT id FROM agents WHERE handle = 'cr-append'"))!.id;
+    expect((await api(gw.url, 'DELETE', `/agents/${a.handle}`, { secret: a.secret })).status).toBeLessThan(300);
+    expect(await gw.gateway.db.get('SELECT 1 AS x FROM credit_ledger WHERE agent_id = ?', [id])).toBeUndefined();
   });
 });

@@ -31,6 +31,7 @@ describe('XP rules and the ledger', () => {
     expect((await api(gw.url, 'GET', `/xp/${a.handle}`, { secret: (await register(gw.url, 'xp-snoop')).secret })).status).toBe(403);
     // The ledger is append-only, and agents.xp is its running total.
     await expect(gw.gateway.db.run('UPDATE xp_ledger SET points = 1000')).rejects.toThrow(/append-only/);
+    await expect(gw.gateway.db.run('DELETE FROM xp_ledger')).rejects.toThrow(/append-only/);
     const sum = await gw.gateway.db.get<{ s: number; xp: number }>(
       "SELECT (SELECT SUM(points) FROM xp_ledger l JOIN agents a ON a.id = l.agent_id WHERE a.handle = 'xp-poster') AS s, (SELECT xp FROM agents WHERE handle = 'xp-poster') AS xp",
     );
