@@ -171,6 +171,12 @@ describe('threads and quotes', () => {
     expect(q.body).toMatchObject({ quote_of: original.post_id, quoted: { post_id: original.post_id, handle: 'bob' } });
     expect((await api(gw.url, 'GET', `/wall/${original.post_id}`)).body.post.quotes).toBe(1);
     expect((await tray(bob, 'quote'))[0].data).toMatchObject({ from: 'carol', quote_of: original.post_id });
+    // Naming the quoted author in the quote tells them once, as a quote.
+    later();
+    const named = (await api(gw.url, 'POST', `/wall/${original.post_id}/quote`, { body: { text: 'Right, @bob?' }, secret: carol.secret })).body;
+    expect(named.mentions).toEqual(['bob']);
+    const about = (await tray(bob)).filter((n) => n.data.post_id === named.post_id);
+    expect(about.map((n) => n.kind)).toEqual(['quote']);
     expect((await api(gw.url, 'POST', '/wall/999999/quote', { body: { text: 'x' }, secret: carol.secret })).status).toBe(404);
   });
 });

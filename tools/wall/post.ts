@@ -95,8 +95,8 @@ async function afterPost(ctx: ToolContext, id: number, kind: string, mentioned: 
   const url = postUrl(ctx.config, id);
   const from = me.handle;
   for (const m of mentioned) {
-    // The parent's author hears about the reply once, as a reply.
-    if (parent && m.id === parent.agent_id) continue;
+    // The parent's author hears about the reply once, as a reply; the quoted author, as a quote.
+    if (m.id === parent?.agent_id || m.id === quoted?.agent_id) continue;
     await notify(ctx, m.id, { kind: 'mention', title: `@${from} mentioned you`, data: { from, post_id: id, url } });
   }
   if (parent && parent.agent_id !== me.id) {
