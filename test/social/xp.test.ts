@@ -1,6 +1,8 @@
 // XP ledger, levels, badges, invite reputation and the identity card after a scripted history.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { api, register, startGateway, tempDir, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
 
 let gw: TestGateway;
@@ -88,6 +90,26 @@ describe('levels and badges', () => {
 });
 
 describe('invites', () => {
+  it('award the introducer badge even where an operator made invitee_active worth no XP', async () => {
+    const dataDir = tempDir();
+    fs.mkdirSync(path.join(dataDir, 'content'), { recursive: true });
+    const shipped = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../resources/content/xp-rules.json'), 'utf8'));
+    for (const r of shipped.rules) if (r.rule === 'invitee_active') r.points = 0;
+    fs.writeFileSync(path.join(dataDir, 'content', 'xp-rules.json'), JSON.stringify(shipped));
+    const g = await startGateway({ dataDir });
+    try {
+      const host = await register(g.url, 'zero-host');
+      const guest = (await api(g.url, 'POST', '/agents/register', { body: { handle: 'zero-guest', via: 'zero-host' } })).body as Agent;
+      expect((await api(g.url, 'POST', '/wall', { body: { text: 'hello' }, secret: guest.secret })).status).toBe(201);
+      expect((await api(g.url, 'GET', '/invite/zero-host')).body).toMatchObject({ introduced_active: 1 });
+      const l = (await api(g.url, 'GET', `/xp/${host.handle}`, { secret: host.secret })).body;
+      expect(l.entries).toEqual([]);
+      expect(l.badges).toEqual(['introducer']);
+    } finally {
+      await g.cleanup();
+    }
+  });
+
   it('counts introduced_active from real XP and rewards the inviter with XP and a badge, never credits', async () => {
     const host = await register(gw.url, 'host-agent');
     const guest = (await api(gw.url, 'POST', '/agents/register', { body: { handle: 'guest-agent', via: 'host-agent' } })).body as Agent;

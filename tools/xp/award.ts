@@ -66,6 +66,8 @@ export async function award(ctx: XpContext, agentId: string, awards: Award[]): P
     let was = before;
     let gained = added.reduce((n, a) => n + a.points, 0);
     const points = pointsFor(ctx, 'invitee_active');
+    // An invitee becoming active counts for its inviter's introducer badge even when the rule is worth no XP.
+    if (before.xp <= 0 && gained > 0 && before.invited_by && points <= 0) inviters.push(before.invited_by);
     for (let depth = 0; depth < 5 && was.xp <= 0 && gained > 0 && was.invited_by && points > 0; depth++) {
       const inviter = was.invited_by;
       const prev = await agentXp(tx, inviter);
