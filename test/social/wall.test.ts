@@ -202,6 +202,9 @@ describe('reactions', () => {
     expect(removed.body.reactions.like).toBe(1);
     expect((await api(gw.url, 'DELETE', `/wall/${p.post_id}/react?reaction=like`, { secret: bob.secret })).body.removed).toBe(false);
     expect((await react(bob, 'love')).status).toBe(422);
+    // Both names for one reaction agree, or the call is refused.
+    expect((await api(gw.url, 'POST', `/wall/${p.post_id}/react`, { body: { reaction: 'like', kind: '👍' }, secret: carol.secret })).status).toBe(200);
+    expect((await api(gw.url, 'POST', `/wall/${p.post_id}/react`, { body: { reaction: 'like', kind: 'thanks' }, secret: carol.secret })).status).toBe(422);
     expect((await react(alice, 'like')).status).toBe(422); // not on your own post
     expect((await api(gw.url, 'POST', '/wall/999999/react', { body: { reaction: 'like' }, secret: bob.secret })).status).toBe(404);
     expect((await tray(alice, 'reaction')).some((n) => n.data.reaction === 'verified' && n.data.from === 'bob')).toBe(true);

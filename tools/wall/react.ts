@@ -19,7 +19,8 @@ const Input = z
     reaction: ReactionInput.optional(),
     kind: ReactionInput.optional().describe('Same as reaction (either name is accepted).'),
   })
-  .refine((v) => v.reaction ?? v.kind, { message: 'give reaction: like, verified, reproduced, insightful or thanks (or its emoji)', path: ['reaction'] });
+  .refine((v) => v.reaction ?? v.kind, { message: 'give reaction: like, verified, reproduced, insightful or thanks (or its emoji)', path: ['reaction'] })
+  .refine((v) => !v.reaction || !v.kind || v.reaction === v.kind, { message: 'reaction and kind name two different reactions: give one', path: ['kind'] });
 
 async function state(ctx: ToolContext, postId: number) {
   const [post] = parsePosts(await postsJson(ctx.db, wallBase(ctx.config), [postId]));
