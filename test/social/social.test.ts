@@ -90,6 +90,17 @@ describe('mail', () => {
     expect((await api(gw.url, 'POST', '/mail', { body: { to: 'ben', subject: '🙂'.repeat(201), body: 'x' }, secret: ann.secret })).status).toBe(413);
   });
 
+  it('limits mail to 60 messages an hour per handle', async () => {
+    const chatty = await register(gw.url, 'chatty');
+    for (let i = 0; i < 60; i++) expect((await api(gw.url, 'POST', '/mail', { body: { to: 'ben', body: `note ${i}` }, secret: chatty.secret })).status).toBe(201);
+    const over = await api(gw.url, 'POST', '/mail', { body: { to: 'ben', body: 'one more' }, secret: chatty.secret });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await api(gw.url, 'POST', '/mail', { body: { to: 'ben', body: 'from another handle' }, secret: ann.secret })).status).toBe(201);
+    gw.clock.advance(3601_000);
+    expect((await api(gw.url, 'POST', '/mail', { body: { to: 'ben', body: 'an hour later' }, secret: chatty.secret })).status).toBe(201);
+  });
+
   it('is private to its two parties: a third agent cannot read, list or delete it', async () => {
     const id = (await api(gw.url, 'POST', '/mail', { body: { to: 'ben', body: 'secret plans' }, secret: ann.secret })).body.mail_id;
     expect((await api(gw.url, 'GET', `/mail/${id}`, { secret: cat.secret })).status).toBe(404);

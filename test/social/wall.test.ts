@@ -126,6 +126,21 @@ describe('posting', () => {
     gw.clock.advance(61_000);
     expect((await post(spammer, { text: 'back again' })).status).toBe(201);
   });
+
+  it('limits posts per handle per hour too', async () => {
+    later();
+    const busy = await register(gw.url, 'busy-poster');
+    for (let i = 0; i < 120; i++) {
+      if (i > 0 && i % 10 === 0) gw.clock.advance(61_000);
+      expect((await post(busy, { text: `hour post ${i}` })).status).toBe(201);
+    }
+    gw.clock.advance(61_000);
+    const over = await post(busy, { text: 'the 121st within the hour' });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(60);
+    gw.clock.advance(3600_000);
+    expect((await post(busy, { text: 'a new hour' })).status).toBe(201);
+  });
 });
 
 describe('threads and quotes', () => {
