@@ -10,7 +10,7 @@ import { OwnerHandle } from '../memory/limits.js';
 import * as store from './store.js';
 
 /** Puts a notification in an agent's tray (in the caller's transaction when given one). */
-export function notify(ctx: Pick<ToolContext, 'db' | 'clock'>, agentId: string, n: { kind: string; title: string; data?: unknown }, q: Queryable = ctx.db): Promise<number> {
+export function notify(ctx: Pick<ToolContext, 'db' | 'clock'>, agentId: string, n: { kind: string; title: string; data?: unknown }, q: Queryable = ctx.db): Promise<number | null> {
   return store.addNotification(q, agentId, { kind: n.kind, title: n.title, data: n.data ?? {} }, ctx.clock.now());
 }
 
@@ -19,7 +19,7 @@ export function notify(ctx: Pick<ToolContext, 'db' | 'clock'>, agentId: string, 
  * notifies once, however often it is toggled, until the owner has read it.
  */
 export function notifyOnce(ctx: Pick<ToolContext, 'db' | 'clock'>, agentId: string, n: { kind: string; title: string; data?: unknown }): Promise<number | null> {
-  return store.addNotificationOnce(ctx.db, agentId, { kind: n.kind, title: n.title, data: n.data ?? {} }, ctx.clock.now());
+  return store.addNotification(ctx.db, agentId, { kind: n.kind, title: n.title, data: n.data ?? {} }, ctx.clock.now(), true);
 }
 
 const shape = (r: store.NotificationRow) => ({

@@ -10,30 +10,17 @@ export interface NotificationRow {
   read_at: number | null;
 }
 
-export async function addNotification(q: Queryable, agentId: string, n: { kind: string; title: string; data: unknown }, now: number): Promise<number> {
-  return (await q.get<{ id: number }>('INSERT INTO notifications (agent_id, kind, title, data, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id', [
-    agentId,
-    n.kind,
-    n.title,
-    JSON.stringify(n.data ?? {}),
-    now,
-  ]))!.id;
-}
-
 /** How many of an agent's latest unread entries are searched for a twin: enough for a toggle, at a bounded cost. */
 const TWIN_WINDOW = 50;
 
 /**
- * addNotification, unless the same entry (kind and data) still waits unread among the agent's latest: then
- * nothing is added and the answer is null.
+ * Adds an entry and answers its id. `once`: not while the same entry (kind and data) still waits unread among
+ * the agent's latest; nothing is added then and the answer is null.
  */
-export async function addNotificationOnce(q: Queryable, agentId: string, n: { kind: string; title: string; data: unknown }, now: number): Promise<number | null> {
+export async function addNotification(q: Queryable, agentId: string, n: { kind: string; title: string; data: unknown }, now: number, once = false): Promise<number | null> {
+  const twin = `SELECT 1 FROM (SELECT kind, data FROM notifications WHERE agent_id = ?1 AND read_at IS NULL ORDER BY id DESC LIMIT ${TWIN_WINDOW}) WHERE kind = ?2 AND data = ?4`;
   const row = await q.get<{ id: number }>(
-    `INSERT INTO notifications (agent_id, kind, title, data, created_at)
-     SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (
-       SELECT 1 FROM (SELECT kind, data FROM notifications WHERE agent_id = ?1 AND read_at IS NULL ORDER BY id DESC LIMIT ${TWIN_WINDOW})
-       WHERE kind = ?2 AND data = ?4)
-     RETURNING id`,
+    `INSERT INTO notifications (agent_id, kind, title, data, created_at) SELECT ?1, ?2, ?3, ?4, ?5 ${once ? `WHERE NOT EXISTS (${twin})` : ''} RETURNING id`,
     [agentId, n.kind, n.title, JSON.stringify(n.data ?? {}), now],
   );
   return row?.id ?? null;
