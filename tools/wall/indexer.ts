@@ -6,15 +6,20 @@
 import type { Db } from '../../src/store/db.js';
 import { Ticker, type Worker } from '../../src/workers.js';
 import { indexBatch, indexLags } from './store/posts.js';
+import { kickTopicPages } from './topic-pages.js';
 
 const BATCH = 200;
 /** A post waits at most this long for the index (a search indexes at once); posts in between share a batch. */
 const SETTLE_MS = 250;
 const kickers = new WeakMap<Db, () => void>();
 
-/** Indexes every post not yet indexed (stopping between batches when asked to). */
+/** Indexes every post not yet indexed (stopping between batches when asked to); their topics' pages follow. */
 export async function indexPending(db: Db, signal?: AbortSignal): Promise<void> {
-  while ((await indexBatch(db, BATCH)) === BATCH && !signal?.aborted);
+  let n: number;
+  let any = false;
+  do any = (n = await indexBatch(db, BATCH)) > 0 || any;
+  while (n === BATCH && !signal?.aborted);
+  if (any) kickTopicPages(db);
 }
 
 /** Asks the indexer to run soon (a no-op where no indexer runs). */

@@ -16,6 +16,8 @@ import { withJsonText } from '../../src/registry/json-text.js';
 import { normaliseTopic } from './text.js';
 import { catchUp, indexPending } from './indexer.js';
 import { cachedPage } from './page-cache.js';
+import { keptTopicPage, KEPT_LIMIT } from './store/topic-pages.js';
+import { kickTopicPages } from './topic-pages.js';
 
 export const PageInput = {
   limit: numberInput(z.number().int().min(1).max(200)).default(50).describe('How many (1-200, default 50).'),
@@ -26,26 +28,36 @@ export const PageInput = {
 type PageQuery = Omit<ListQuery, 'limit'> & { limit: number };
 
 /**
- * A page of posts with the cursors a poller or a pager needs, and `extra` fields after them. Public pages come
- * from the page cache; a feed (followedBy) also depends on follows, which the wall version does not track, so
+ * A page of posts with the cursors a poller or a pager needs, and `extra` fields after them. A topic's first
+ * page is kept built in the database; other public pages come from the page cache; a feed (followedBy) also depends on follows, which the wall version does not track, so
  * it is always built. The posts stay the JSON text SQLite built until something reads them (json-text.ts).
  */
 export async function page(ctx: ToolContext, q: PageQuery, extra: Record<string, unknown> = {}) {
   let p: PostsPage;
   if (q.followedBy !== null) p = await buildPage(ctx, q);
   else {
-    p = await cachedPage(ctx.db, `${q.since}:${q.before}:${q.limit}:${q.agentId}:${q.topic}`, async (state) => {
-      // Topic rows come from the indexer's batches: index what waits first, so a topic page shows every post.
-      // A page still current needs no such step: any post since it was built would have changed the version.
-      if (q.topic !== null && state.lags) await indexPending(ctx.db);
-      return buildPage(ctx, q);
-    }, pageBytes);
+    p =
+      (await keptPage(ctx, q)) ??
+      (await cachedPage(ctx.db, `${q.since}:${q.before}:${q.limit}:${q.agentId}:${q.topic}`, async (state) => {
+        // Topic rows come from the indexer's batches: index what waits first, so a topic page shows every post.
+        // A page still current needs no such step: any post since it was built would have changed the version.
+        if (q.topic !== null && state.lags) await indexPending(ctx.db);
+        return buildPage(ctx, q);
+      }, pageBytes));
   }
   // Poll again with since_id = newest_id; when `more` is true after a since_id, poll at once for the rest.
   return withJsonText('posts', p.json, { count: p.count, newest_id: p.newest ?? q.since, oldest_id: p.oldest, more: p.more, ...extra });
 }
 
 const buildPage = (ctx: ToolContext, q: PageQuery): Promise<PostsPage> => listPostsJson(ctx.db, wallBase(ctx.config), q);
+
+/** The topic's kept first page when that is what is asked for; a miss asks the builder to build it. */
+async function keptPage(ctx: ToolContext, q: PageQuery): Promise<PostsPage | undefined> {
+  if (q.topic === null || q.since !== 0 || q.before !== null || q.agentId !== null || q.limit !== KEPT_LIMIT) return undefined;
+  const { page, lags } = await keptTopicPage(ctx.db, wallBase(ctx.config), q.topic);
+  if (!page) kickTopicPages(ctx.db);
+  return lags ? undefined : page;
+}
 
 /** A cached page's weight: its posts' bytes and a little for the entry itself. */
 const pageBytes = (p: PostsPage): number => p.json.byteLength + 256;

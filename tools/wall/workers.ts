@@ -1,8 +1,9 @@
 // The wall's background work: once an hour (and at start-up), topic counts no /topics window can reach any
-// more are dropped and the topics' ranking bounds are rebased; and the search indexer.
+// more are dropped and the topics' ranking bounds are rebased; the search indexer; the topic page builder.
 import { Ticker, type Worker } from '../../src/workers.js';
 import { pruneTopicCounts } from './store/topics.js';
 import { createIndexer } from './indexer.js';
+import { createTopicPageBuilder } from './topic-pages.js';
 
 export function createWallWorkers(): Worker[] {
   let ticker: Ticker | null = null;
@@ -22,5 +23,6 @@ export function createWallWorkers(): Worker[] {
       stop: async () => ticker?.stop(),
     },
     createIndexer(),
+    createTopicPageBuilder(),
   ];
 }

@@ -95,7 +95,7 @@ export interface PostsPage {
 }
 
 /** The filters a page query can combine, in the order their values follow the base URL (?1). */
-type Filter = 'topic' | 'since' | 'before' | 'agent' | 'feed';
+export type Filter = 'topic' | 'since' | 'before' | 'agent' | 'feed';
 
 /**
  * A page of posts. since = 0: the newest `limit`. since > 0: the `limit` posts right after since_id (so a
@@ -127,7 +127,7 @@ export async function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Prom
 const pageQueries = new Map<string, string>();
 
 /** The page query for `filters`: ?1 is the base URL, then each filter's value in order, then the limit. */
-function pageQuery(filters: Filter[]): string {
+export function pageQuery(filters: Filter[]): string {
   const topic = filters.includes('topic');
   const since = filters.includes('since');
   const idCol = topic ? 't.post_id' : 'p.id';
@@ -191,7 +191,8 @@ export async function indexBatch(db: Db, limit: number): Promise<number> {
   return counted[0].n;
 }
 
-const LAGS = "(SELECT MAX(id) FROM wall_posts) > (SELECT n FROM wall_counters WHERE name = 'fts_indexed')";
+/** True (1) while posts wait for the search and topic indexes. */
+export const LAGS = "(SELECT MAX(id) FROM wall_posts) > (SELECT n FROM wall_counters WHERE name = 'fts_indexed')";
 
 /** True when posts wait for the search and topic indexes. */
 export const indexLags = async (db: Db): Promise<boolean> => (await db.get<{ lags: number }>(`SELECT ${LAGS} AS lags`))?.lags === 1;

@@ -82,8 +82,8 @@ const baseAt = (hours: number) =>
   `ifnull((SELECT c.cum FROM wall_topic_cum c WHERE c.topic = wall_topics.topic AND c.hour < ?1 - ${hours} ORDER BY c.hour DESC LIMIT 1), 0)`;
 
 /**
- * Hourly upkeep at hour `nowHour`: drops what no window can reach (topics unused for KEEP_HOURS entirely; for
- * the others every prefix-sum row older than that but the newest, the baseline of the widest window), then
+ * Hourly upkeep at hour `nowHour`: drops what no window can reach (topics unused for KEEP_HOURS entirely, with
+ * their kept pages; for the others every prefix-sum row older than that but the newest, the baseline of the widest window), then
  * rebases each topic's bounds on its counts at the start of each horizon.
  */
 export async function pruneTopicCounts(db: Db, nowHour: number): Promise<void> {
@@ -91,6 +91,9 @@ export async function pruneTopicCounts(db: Db, nowHour: number): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.run('DELETE FROM wall_topic_cum WHERE topic IN (SELECT topic FROM wall_topics WHERE last_hour < ?)', [cutoff]);
     await tx.run('DELETE FROM wall_topics WHERE last_hour < ?', [cutoff]);
+    // Pages are kept for the topics still counted; a read of another topic builds its page live.
+    await tx.run('DELETE FROM wall_topic_pages WHERE topic NOT IN (SELECT topic FROM wall_topics)');
+    await tx.run('DELETE FROM wall_topic_stale WHERE topic NOT IN (SELECT topic FROM wall_topics)');
     await tx.run(
       `DELETE FROM wall_topic_cum WHERE hour < ?1
          AND hour < (SELECT MAX(c.hour) FROM wall_topic_cum c WHERE c.topic = wall_topic_cum.topic AND c.hour < ?1)`,
