@@ -22,10 +22,10 @@ const fresh = async (db: SqliteDb, topic: string, base = BASE) => {
   return { ...p, json: p.json.toString() };
 };
 
-/** Every kept page, compared with a fresh build of its topic; returns their counts. */
+/** Every current kept page (its topic not marked stale), compared with a fresh build of its topic; returns their counts. */
 async function expectKeptPagesCurrent(db: SqliteDb): Promise<number[]> {
   const kept = await db.all<{ topic: string; count: number; newest: number | null; oldest: number | null; more: number; json: Buffer }>(
-    'SELECT topic, count, newest, oldest, more, json FROM wall_topic_pages',
+    'SELECT topic, count, newest, oldest, more, json FROM wall_topic_pages WHERE topic NOT IN (SELECT topic FROM wall_topic_stale)',
   );
   for (const k of kept) {
     expect({ topic: k.topic, json: k.json.toString(), count: k.count, newest: k.newest, oldest: k.oldest, more: k.more === 1 }).toEqual({ topic: k.topic, ...(await fresh(db, k.topic)) });
@@ -174,6 +174,29 @@ describe('kept topic pages', () => {
       await db.run("DELETE FROM agents WHERE id = 'ag_a'");
       await buildStalePages(db, BASE);
       expect(await shown()).toEqual({ quoted: undefined, mentions: [] });
+    } finally {
+      await remove();
+    }
+  });
+
+  it('build the topics reads asked for first, and stop between rounds when told to', async () => {
+    const { db, remove } = await migratedDb();
+    try {
+      await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'ann', 'h', 0)");
+      for (let i = 0; i < 40; i++) {
+        await insertPost(db, { agentId: 'ag_a', kind: 'post', text: `t${i}`, topics: [`t${i}`], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
+      }
+      await indexPending(db);
+      const stop = new AbortController();
+      const rounds: number[] = [];
+      const stored = await buildStalePages(db, BASE, { wanted: new Set(['t39', 't38']), signal: stop.signal, pace: async (ms) => void (rounds.push(ms), stop.abort()) });
+      // One round of sixteen: the two wanted, then the fourteen longest stale (one batch marks its topics in
+      // name order).
+      expect({ stored, rounds: rounds.length }).toEqual({ stored: 16, rounds: 1 });
+      const longest = Array.from({ length: 38 }, (_, i) => `t${i}`).sort().slice(0, 14);
+      const built = (await db.all<{ topic: string }>('SELECT topic FROM wall_topic_pages ORDER BY topic')).map((t) => t.topic);
+      expect(built).toEqual(['t38', 't39', ...longest].sort());
+      expect(await staleCount(db)).toBe(24);
     } finally {
       await remove();
     }

@@ -6,7 +6,7 @@
 import type { Db } from '../../src/store/db.js';
 import { Ticker, type Worker } from '../../src/workers.js';
 import { indexBatch, indexLags } from './store/posts.js';
-import { kickTopicPages } from './topic-pages.js';
+import { topicsChanged } from './topic-pages.js';
 
 const BATCH = 200;
 /** A post waits at most this long for the index (a search indexes at once); posts in between share a batch. */
@@ -19,7 +19,7 @@ export async function indexPending(db: Db, signal?: AbortSignal): Promise<void> 
   let any = false;
   do any = (n = await indexBatch(db, BATCH)) > 0 || any;
   while (n === BATCH && !signal?.aborted);
-  if (any) kickTopicPages(db);
+  if (any) topicsChanged(db);
 }
 
 /** Asks the indexer to run soon (a no-op where no indexer runs). */

@@ -17,7 +17,7 @@ import { normaliseTopic } from './text.js';
 import { catchUp, indexPending } from './indexer.js';
 import { cachedPage } from './page-cache.js';
 import { keptTopicPage, KEPT_LIMIT } from './store/topic-pages.js';
-import { kickTopicPages } from './topic-pages.js';
+import { wantTopicPage } from './topic-pages.js';
 
 export const PageInput = {
   limit: numberInput(z.number().int().min(1).max(200)).default(50).describe('How many (1-200, default 50).'),
@@ -51,11 +51,11 @@ export async function page(ctx: ToolContext, q: PageQuery, extra: Record<string,
 
 const buildPage = (ctx: ToolContext, q: PageQuery): Promise<PostsPage> => listPostsJson(ctx.db, wallBase(ctx.config), q);
 
-/** The topic's kept first page when that is what is asked for; a miss asks the builder to build it. */
+/** The topic's kept first page when that is what is asked for; a stale topic is built next. */
 async function keptPage(ctx: ToolContext, q: PageQuery): Promise<PostsPage | undefined> {
   if (q.topic === null || q.since !== 0 || q.before !== null || q.agentId !== null || q.limit !== KEPT_LIMIT) return undefined;
-  const { page, lags } = await keptTopicPage(ctx.db, wallBase(ctx.config), q.topic);
-  if (!page) kickTopicPages(ctx.db);
+  const { page, stale, lags } = await keptTopicPage(ctx.db, wallBase(ctx.config), q.topic);
+  if (stale) wantTopicPage(ctx.db, q.topic);
   return lags ? undefined : page;
 }
 

@@ -1,7 +1,10 @@
 // Keeps every topic's first page built (migration 020): a change marks the topic stale in its own
 // transaction, and this worker builds stale topics again, a few at a time on the reader thread, storing each
-// page only if its topic was not marked again while it was being built. Kicked after each index batch and by
-// a read that finds no page; a tick every few seconds catches the rest.
+// page only if its topic was not marked again while it was being built. Topics a read found stale go first.
+// While posts are being indexed it builds in short rounds with long pauses: rebuilding every touched topic
+// after every index batch halved posting (docs/decisions.md); it catches up once the wall is quiet.
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../src/config.js';
 import type { Db } from '../../src/store/db.js';
 import { Ticker, type Worker } from '../../src/workers.js';
@@ -10,20 +13,71 @@ import { buildTopicPage, markOtherBases, staleTopics, storeTopicPages, type Buil
 
 /** Topics built per round: one store transaction for them all, and a check for shutdown in between. */
 const ROUND = 16;
-const kickers = new WeakMap<Db, () => void>();
+/** While posts are indexed, rounds take at most this share of the time. */
+const BUSY_SHARE = 0.1;
+/** How long after the last indexed post the wall counts as busy. */
+const BUSY_MS = 1000;
+/** Topics a read wants built first, at most this many (oldest dropped). */
+const WANTED_MAX = 256;
 
-/** Asks the page builder to run soon (a no-op where none runs). */
-export const kickTopicPages = (db: Db): void => kickers.get(db)?.();
+interface Builder {
+  kick(): void;
+  /** Stale topics reads asked for, built before the others. */
+  wanted: Set<string>;
+  busyUntil: number;
+}
+const builders = new WeakMap<Db, Builder>();
 
-/** Builds the page of every stale topic, one at a time so requests' reads interleave; returns how many were stored. */
-export async function buildStalePages(db: Db, base: string, signal?: AbortSignal): Promise<number> {
+/** Posts were indexed: their topics are stale, and the wall is busy for a while (a no-op where no builder runs). */
+export function topicsChanged(db: Db): void {
+  const b = builders.get(db);
+  if (!b) return;
+  b.busyUntil = performance.now() + BUSY_MS;
+  b.kick();
+}
+
+/** A read found the topic stale: build it before the others. */
+export function wantTopicPage(db: Db, topic: string): void {
+  const b = builders.get(db);
+  if (!b) return;
+  b.wanted.delete(topic);
+  b.wanted.add(topic);
+  if (b.wanted.size > WANTED_MAX) b.wanted.delete(b.wanted.values().next().value as string);
+  b.kick();
+}
+
+/** Up to `n` topics taken from `wanted`, most recently wanted first. */
+function take(wanted: Set<string> | undefined, n: number): string[] {
+  const out = wanted ? [...wanted].slice(-n).reverse() : [];
+  for (const t of out) wanted!.delete(t);
+  return out;
+}
+
+export interface BuildOptions {
+  signal?: AbortSignal;
+  wanted?: Set<string>;
+  /** Called after each round with its duration; may wait before the next. */
+  pace?: (roundMs: number) => Promise<void>;
+}
+
+/**
+ * Builds the page of every stale topic, wanted ones first, one at a time so requests' reads interleave;
+ * returns how many were stored.
+ */
+export async function buildStalePages(db: Db, base: string, o: BuildOptions = {}): Promise<number> {
   let stored = 0;
   for (;;) {
-    const stale = await staleTopics(db, ROUND);
+    const t0 = performance.now();
+    const topics = take(o.wanted, ROUND);
+    const asked = ROUND - topics.length;
+    const stale = await staleTopics(db, asked);
+    for (const s of stale) if (!topics.includes(s.topic)) topics.push(s.topic);
     const built: BuiltPage[] = [];
-    for (const s of stale) built.push(await buildTopicPage(db, base, s.topic));
+    for (const t of topics) built.push(await buildTopicPage(db, base, t));
     stored += await storeTopicPages(db, base, built);
-    if (stale.length < ROUND || signal?.aborted) return stored;
+    if ((stale.length < asked && !o.wanted?.size) || o.signal?.aborted) return stored;
+    await o.pace?.(performance.now() - t0);
+    if (o.signal?.aborted) return stored;
   }
 }
 
@@ -36,6 +90,10 @@ export function createTopicPageBuilder(): Worker {
     name: 'wall-topic-pages',
     start(ctx) {
       let builtFor: string | null = null;
+      const b: Builder = { kick: () => ticker?.kick(), wanted: new Set(), busyUntil: 0 };
+      const pace = async (ms: number, signal: AbortSignal) => {
+        if (performance.now() < b.busyUntil) await sleep((ms * (1 - BUSY_SHARE)) / BUSY_SHARE, undefined, { signal }).catch(() => undefined);
+      };
       ticker = new Ticker(
         async (signal) => {
           const base = boundBase(ctx.config);
@@ -43,15 +101,14 @@ export function createTopicPageBuilder(): Worker {
           // Pages built for another base (another port, another configured URL) are built again.
           if (base !== builtFor) await markOtherBases(ctx.db, base);
           builtFor = base;
-          await buildStalePages(ctx.db, base, signal);
+          await buildStalePages(ctx.db, base, { signal, wanted: b.wanted, pace: (ms) => pace(ms, signal) });
         },
         5000,
         (err) => ctx.log.warn({ err }, 'building topic pages failed'),
       );
       ticker.start();
-      const t = ticker;
-      kickers.set(ctx.db, () => t.kick());
-      t.kick();
+      builders.set(ctx.db, b);
+      ticker.kick();
     },
     stop: async () => ticker?.stop(),
   };

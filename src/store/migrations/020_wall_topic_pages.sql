@@ -1,9 +1,10 @@
 -- The first page of every topic (GET /wall?topic=X, limit 50), kept built: a topic read is then one row,
 -- read on the event loop, instead of fifty posts built on the reader thread (docs/decisions.md).
--- A topic has either a current page or a row in wall_topic_stale, never both: every change a page could show
--- deletes the page and marks the topic stale in the same transaction, and the page builder
--- (tools/wall/topic-pages.ts) builds stale topics again in the background. Pages hold absolute post URLs,
--- so each row says which base URL it was built for.
+-- A page is current while its topic has no row in wall_topic_stale: every change a page could show marks the
+-- topic stale in the same transaction, and the page builder (tools/wall/topic-pages.ts) builds stale topics
+-- again in the background, replacing their pages. (Deleting the page as well, freeing its overflow pages in
+-- every index batch, cost posting a fifth of its rate.) Pages hold absolute post URLs, so each row says which
+-- base URL it was built for.
 CREATE TABLE wall_topic_pages (
   topic TEXT PRIMARY KEY,
   base TEXT NOT NULL,
@@ -28,7 +29,7 @@ INSERT INTO wall_topic_stale (topic, gen) SELECT topic, 0 FROM wall_topics;
 
 -- A change to topic `topic`: to the membership of its posts (post_id NULL), or to post `post_id` carrying it,
 -- which matters only if that post is on the page (oldest <= post_id). A topic already stale is marked
--- again, so a build in flight for it is not stored.
+-- again, so a build in flight for it is not stored. Every topic with a page or a stale mark has posts indexed.
 CREATE VIEW wall_topic_changes (topic, post_id) AS SELECT NULL, NULL WHERE 0;
 CREATE TRIGGER wall_topic_changes_mark INSTEAD OF INSERT ON wall_topic_changes
   WHEN NEW.post_id IS NULL
@@ -38,7 +39,6 @@ BEGIN
   UPDATE wall_counters SET n = n + 1 WHERE name = 'topic_page_gen';
   INSERT INTO wall_topic_stale (topic, gen) VALUES (NEW.topic, (SELECT n FROM wall_counters WHERE name = 'topic_page_gen'))
     ON CONFLICT (topic) DO UPDATE SET gen = excluded.gen;
-  DELETE FROM wall_topic_pages WHERE topic = NEW.topic;
 END;
 
 -- A post indexed into a topic, or leaving it (deleted, with its author too): the page changes, or its `more`.

@@ -8,16 +8,18 @@ import { LAGS, pageQuery, type PostsPage } from './posts.js';
 export const KEPT_LIMIT = 50;
 
 /**
- * The topic's kept first page for this base URL (undefined: none), and whether posts wait for the indexer (one
- * of them may carry the topic, so the page may lack it). One statement, read on the event loop: a single row.
+ * The topic's kept first page for this base URL (undefined: none current), whether the topic waits for its
+ * page to be built, and whether posts wait for the indexer (one of them may carry the topic, so the page may
+ * lack it). One statement, read on the event loop: a single row.
  */
-export async function keptTopicPage(db: Db, baseUrl: string, topic: string): Promise<{ page?: PostsPage; lags: boolean }> {
-  const row = await db.get<Omit<PostsPage, 'more'> & { more: number; lags: number }>(
-    `SELECT json, count, newest, oldest, more, ${LAGS} AS lags FROM (SELECT 1) LEFT JOIN wall_topic_pages ON topic = ?1 AND base = ?2`,
+export async function keptTopicPage(db: Db, baseUrl: string, topic: string): Promise<{ page?: PostsPage; stale: boolean; lags: boolean }> {
+  const row = await db.get<Omit<PostsPage, 'more'> & { more: number; stale: number; lags: number }>(
+    `SELECT json, count, newest, oldest, more, EXISTS (SELECT 1 FROM wall_topic_stale WHERE topic = ?1) AS stale, ${LAGS} AS lags
+     FROM (SELECT 1) LEFT JOIN wall_topic_pages ON topic = ?1 AND base = ?2`,
     [topic, baseUrl],
   );
-  const { lags, more, ...page } = row!;
-  return { page: page.json === null ? undefined : { ...page, more: more === 1 }, lags: lags === 1 };
+  const { stale, lags, more, ...page } = row!;
+  return { page: page.json === null || stale === 1 ? undefined : { ...page, more: more === 1 }, stale: stale === 1, lags: lags === 1 };
 }
 
 /** Stale topics, longest stale first, with the mark each carries. */
@@ -35,7 +37,7 @@ export async function buildTopicPage(db: Db, baseUrl: string, topic: string): Pr
   return { ...row, topic };
 }
 
-/** Stores the built pages whose topic still carries the mark it was built for; returns how many. */
+/** Stores the built pages whose topic still carries the mark it was built for, and clears it; returns how many. */
 export async function storeTopicPages(db: Db, baseUrl: string, pages: BuiltPage[]): Promise<number> {
   const fresh = pages.filter((p) => p.gen !== null);
   if (fresh.length === 0) return 0;
