@@ -179,7 +179,7 @@ describe('kept topic pages', () => {
     }
   });
 
-  it('build the topics reads asked for first, and stop between rounds when told to', async () => {
+  it('build the topics reads asked for first, only those while the wall is busy, and stop between rounds when told to', async () => {
     const { db, remove } = await migratedDb();
     try {
       await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'ann', 'h', 0)");
@@ -187,16 +187,20 @@ describe('kept topic pages', () => {
         await insertPost(db, { agentId: 'ag_a', kind: 'post', text: `t${i}`, topics: [`t${i}`], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
       }
       await indexPending(db);
+      // While the wall is busy, only the wanted topics, without a pause once they are done.
+      const pauses: number[] = [];
+      const busy = { wanted: new Set(['t39']), busy: () => true, pause: async (ms: number) => void pauses.push(ms) };
+      expect(await buildStalePages(db, BASE, busy)).toBe(1);
+      expect({ pauses, stale: await staleCount(db) }).toEqual({ pauses: [], stale: 39 });
+      // Quiet, stopped after its first round of sixteen: the two wanted, then the fourteen longest stale (one
+      // batch marks its topics in name order).
       const stop = new AbortController();
-      const rounds: number[] = [];
-      const stored = await buildStalePages(db, BASE, { wanted: new Set(['t39', 't38']), signal: stop.signal, pace: async (ms) => void (rounds.push(ms), stop.abort()) });
-      // One round of sixteen: the two wanted, then the fourteen longest stale (one batch marks its topics in
-      // name order).
-      expect({ stored, rounds: rounds.length }).toEqual({ stored: 16, rounds: 1 });
-      const longest = Array.from({ length: 38 }, (_, i) => `t${i}`).sort().slice(0, 14);
+      stop.abort();
+      expect(await buildStalePages(db, BASE, { wanted: new Set(['t37', 't38']), signal: stop.signal })).toBe(16);
+      const longest = Array.from({ length: 37 }, (_, i) => `t${i}`).sort().slice(0, 14);
       const built = (await db.all<{ topic: string }>('SELECT topic FROM wall_topic_pages ORDER BY topic')).map((t) => t.topic);
-      expect(built).toEqual(['t38', 't39', ...longest].sort());
-      expect(await staleCount(db)).toBe(24);
+      expect(built).toEqual(['t37', 't38', 't39', ...longest].sort());
+      expect(await staleCount(db)).toBe(23);
     } finally {
       await remove();
     }

@@ -1,8 +1,8 @@
 // Keeps every topic's first page built (migration 020): a change marks the topic stale in its own
 // transaction, and this worker builds stale topics again, a few at a time on the reader thread, storing each
 // page only if its topic was not marked again while it was being built. Topics a read found stale go first.
-// While posts are being indexed it builds in short rounds with long pauses: rebuilding every touched topic
-// after every index batch halved posting (docs/decisions.md); it catches up once the wall is quiet.
+// While posts are being indexed it builds only those, in short rounds with long pauses: rebuilding every
+// touched topic after every index batch halved posting (docs/decisions.md). The rest waits for a quiet wall.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../src/config.js';
@@ -13,7 +13,7 @@ import { buildTopicPage, markOtherBases, staleTopics, storeTopicPages, type Buil
 
 /** Topics built per round: one store transaction for them all, and a check for shutdown in between. */
 const ROUND = 16;
-/** While posts are indexed, rounds take at most this share of the time. */
+/** While posts are indexed, rounds (of wanted topics only) take at most this share of the time. */
 const BUSY_SHARE = 0.1;
 /** How long after the last indexed post the wall counts as busy. */
 const BUSY_MS = 1000;
@@ -56,8 +56,9 @@ function take(wanted: Set<string> | undefined, n: number): string[] {
 export interface BuildOptions {
   signal?: AbortSignal;
   wanted?: Set<string>;
-  /** Called after each round with its duration; may wait before the next. */
-  pace?: (roundMs: number) => Promise<void>;
+  /** While true, only wanted topics are built, each round followed by `pause`. */
+  busy?: () => boolean;
+  pause?: (roundMs: number) => Promise<void>;
 }
 
 /**
@@ -68,16 +69,17 @@ export async function buildStalePages(db: Db, base: string, o: BuildOptions = {}
   let stored = 0;
   for (;;) {
     const t0 = performance.now();
+    const busy = o.busy?.() ?? false;
     const topics = take(o.wanted, ROUND);
-    const asked = ROUND - topics.length;
-    const stale = await staleTopics(db, asked);
+    const asked = busy ? 0 : ROUND - topics.length;
+    const stale = asked > 0 ? await staleTopics(db, asked) : [];
     for (const s of stale) if (!topics.includes(s.topic)) topics.push(s.topic);
     const built: BuiltPage[] = [];
     for (const t of topics) built.push(await buildTopicPage(db, base, t));
     stored += await storeTopicPages(db, base, built);
-    if ((stale.length < asked && !o.wanted?.size) || o.signal?.aborted) return stored;
-    await o.pace?.(performance.now() - t0);
+    if ((stale.length < asked || busy) && !o.wanted?.size) return stored;
     if (o.signal?.aborted) return stored;
+    if (busy) await o.pause?.(performance.now() - t0);
   }
 }
 
@@ -86,14 +88,13 @@ const boundBase = (config: Config): string | null => (config.baseUrlFromListen &
 
 export function createTopicPageBuilder(): Worker {
   let ticker: Ticker | null = null;
+  let quiet: NodeJS.Timeout | null = null;
   return {
     name: 'wall-topic-pages',
     start(ctx) {
       let builtFor: string | null = null;
       const b: Builder = { kick: () => ticker?.kick(), wanted: new Set(), busyUntil: 0 };
-      const pace = async (ms: number, signal: AbortSignal) => {
-        if (performance.now() < b.busyUntil) await sleep((ms * (1 - BUSY_SHARE)) / BUSY_SHARE, undefined, { signal }).catch(() => undefined);
-      };
+      const busy = () => performance.now() < b.busyUntil;
       ticker = new Ticker(
         async (signal) => {
           const base = boundBase(ctx.config);
@@ -101,7 +102,14 @@ export function createTopicPageBuilder(): Worker {
           // Pages built for another base (another port, another configured URL) are built again.
           if (base !== builtFor) await markOtherBases(ctx.db, base);
           builtFor = base;
-          await buildStalePages(ctx.db, base, { signal, wanted: b.wanted, pace: (ms) => pace(ms, signal) });
+          const pause = (ms: number) => sleep((ms * (1 - BUSY_SHARE)) / BUSY_SHARE, undefined, { signal }).catch(() => undefined);
+          await buildStalePages(ctx.db, base, { signal, wanted: b.wanted, busy, pause });
+          // Stopped for a busy wall: the rest is built once it is quiet.
+          if (busy() && !signal.aborted) {
+            if (quiet) clearTimeout(quiet);
+            quiet = setTimeout(() => b.kick(), b.busyUntil - performance.now() + 10);
+            quiet.unref();
+          }
         },
         5000,
         (err) => ctx.log.warn({ err }, 'building topic pages failed'),
@@ -110,6 +118,9 @@ export function createTopicPageBuilder(): Worker {
       builders.set(ctx.db, b);
       ticker.kick();
     },
-    stop: async () => ticker?.stop(),
+    stop: async () => {
+      if (quiet) clearTimeout(quiet);
+      await ticker?.stop();
+    },
   };
 }
