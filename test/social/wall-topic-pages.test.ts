@@ -2,10 +2,10 @@
 // fresh build gives, whatever changed (posts, replies, quotes, reactions, deletions, agents leaving or
 // renamed), a build overtaken by a change must not be stored, and reads must see their own writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, readMigrations } from '../../src/store/migrate.js';
+import { migrate, readMigrations, type Migration } from '../../src/store/migrate.js';
 import type { SqliteDb } from '../../src/store/sqlite.js';
 import { indexPending } from '../../tools/wall/indexer.js';
-import { insertPost, listPostsJson } from '../../tools/wall/store/posts.js';
+import { insertPost, listPostsJson, type NewPost } from '../../tools/wall/store/posts.js';
 import { buildTopicPage, KEPT_LIMIT, keptTopicPage, markOtherBases, staleCount, storeTopicPages } from '../../tools/wall/store/topic-pages.js';
 import { pruneTopicCounts } from '../../tools/wall/store/topics.js';
 import { buildStalePages } from '../../tools/wall/topic-pages.js';
@@ -33,6 +33,21 @@ async function expectKeptPagesCurrent(db: SqliteDb): Promise<number[]> {
   return kept.map((k) => k.count);
 }
 
+/** A migrated database with agents ann (ag_a), bo (ag_b) and cy (ag_c), removed after `fn`. */
+async function withWall(fn: (db: SqliteDb) => Promise<void>, migrations?: Migration[]): Promise<void> {
+  const { db, remove } = await migratedDb(migrations);
+  try {
+    await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'ann', 'h1', 0), ('ag_b', 'bo', 'h2', 0), ('ag_c', 'cy', 'h3', 0)");
+    await fn(db);
+  } finally {
+    await remove();
+  }
+}
+
+/** A post carrying `topics`, by ann unless `o` says otherwise. */
+const postIn = (db: SqliteDb, topics: string[], o: Partial<NewPost> = {}, mentionIds: string[] = []) =>
+  insertPost(db, { agentId: 'ag_a', kind: 'post', text: 'a post', topics, replyTo: null, quoteOf: null, threadRoot: null, now: 0, ...o }, mentionIds);
+
 /** A small deterministic generator (mulberry32). */
 function rng(seed: number): () => number {
   let a = seed;
@@ -45,9 +60,8 @@ function rng(seed: number): () => number {
 }
 
 describe('kept topic pages', () => {
-  it('always equal a fresh build, through a random history of every kind of change', async () => {
-    const { db, remove } = await migratedDb();
-    try {
+  it('always equal a fresh build, through a random history of every kind of change', () =>
+    withWall(async (db) => {
       const rand = rng(20);
       const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
       // Quiet agents only write posts without topics and give no reactions: what a topic page shows of them
@@ -56,7 +70,7 @@ describe('kept topic pages', () => {
       let nextAgent = 0;
       const addAgent = async (quiet: boolean) => {
         const id = `ag_${quiet ? 'q' : ''}${nextAgent}`;
-        await db.run('INSERT INTO agents (id, handle, secret_hash, created_at) VALUES (?, ?, ?, 0)', [id, `agent-${nextAgent}`, `h${nextAgent++}`]);
+        await db.run('INSERT INTO agents (id, handle, secret_hash, created_at) VALUES (?, ?, ?, 0)', [id, `agent-${nextAgent}`, `hash-${nextAgent++}`]);
         agents.push(id);
       };
       for (let i = 0; i < 10; i++) await addAgent(i % 2 === 0);
@@ -71,16 +85,8 @@ describe('kept topic pages', () => {
           const quoted = all.length && rand() < 0.15 ? pick(all) : null;
           const topics = [...new Set(Array.from({ length: Math.floor(rand() * 3) }, () => pick(TOPICS)))];
           const mentions = rand() < 0.3 ? [pick(agents)] : [];
-          await insertPost(db, {
-            agentId: pick(topics.length ? loud() : agents),
-            kind: 'post',
-            text: `post ${step}`,
-            topics,
-            replyTo: parent?.id ?? null,
-            quoteOf: quoted?.id ?? null,
-            threadRoot: parent ? (parent.thread_root ?? parent.id) : null,
-            now: step * 60_000,
-          }, mentions);
+          const links = { replyTo: parent?.id ?? null, quoteOf: quoted?.id ?? null, threadRoot: parent ? (parent.thread_root ?? parent.id) : null };
+          await postIn(db, topics, { agentId: pick(topics.length ? loud() : agents), text: `post ${step}`, now: step * 60_000, ...links }, mentions);
         } else if (r < 0.6) await indexPending(db);
         else if (r < 0.72) await buildStalePages(db, BASE);
         else if (r < 0.84) {
@@ -110,16 +116,11 @@ describe('kept topic pages', () => {
       const topics = (await db.all<{ topic: string }>('SELECT topic FROM wall_topics ORDER BY topic')).map((t) => t.topic);
       expect((await db.all<{ topic: string }>('SELECT topic FROM wall_topic_pages ORDER BY topic')).map((t) => t.topic)).toEqual(topics);
       expect((await expectKeptPagesCurrent(db)).length).toBe(topics.length);
-    } finally {
-      await remove();
-    }
-  });
+    }));
 
-  it('store no page whose topic changed while it was being built', async () => {
-    const { db, remove } = await migratedDb();
-    try {
-      await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'ann', 'h', 0)");
-      const id = await insertPost(db, { agentId: 'ag_a', kind: 'post', text: 'one', topics: ['alpha'], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
+  it('store no page whose topic changed while it was being built', () =>
+    withWall(async (db) => {
+      const id = await postIn(db, ['alpha']);
       await indexPending(db);
       const built = await buildTopicPage(db, BASE, 'alpha');
       // A reaction lands between the build and its store: the built page lacks it.
@@ -133,24 +134,19 @@ describe('kept topic pages', () => {
       expect(JSON.parse(kept.json.toString())[0].reactions.like).toBe(1);
       // A reaction on a post not on the page (older than its oldest) leaves the page alone.
       for (let i = 0; i < KEPT_LIMIT; i++) {
-        await insertPost(db, { agentId: 'ag_a', kind: 'post', text: `n${i}`, topics: ['alpha'], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
+        await postIn(db, ['alpha']);
       }
       await indexPending(db);
       await buildStalePages(db, BASE);
       await db.run("INSERT INTO wall_reactions (post_id, agent_id, kind, created_at) VALUES (?, 'ag_a', 'thanks', 0)", [id]);
       expect(await staleCount(db)).toBe(0);
       expect((await keptTopicPage(db, BASE, 'alpha')).page!.more).toBe(true);
-    } finally {
-      await remove();
-    }
-  });
+    }));
 
-  it('follow an agent renamed or leaving that the page names only in a mention or a quoted post', async () => {
-    const { db, remove } = await migratedDb();
-    try {
-      await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'ann', 'h1', 0), ('ag_b', 'bo', 'h2', 0), ('ag_c', 'cy', 'h3', 0)");
-      const quoted = await insertPost(db, { agentId: 'ag_a', kind: 'post', text: 'no topic', topics: [], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
-      await insertPost(db, { agentId: 'ag_b', kind: 'post', text: 'see @cy', topics: ['alpha'], replyTo: null, quoteOf: quoted, threadRoot: null, now: 0 }, ['ag_c']);
+  it('follow an agent renamed or leaving that the page names only in a mention or a quoted post', () =>
+    withWall(async (db) => {
+      const quoted = await postIn(db, []);
+      await postIn(db, ['alpha'], { agentId: 'ag_b', text: 'see @cy', quoteOf: quoted }, ['ag_c']);
       await indexPending(db);
       await buildStalePages(db, BASE);
       const shown = async () => {
@@ -174,17 +170,12 @@ describe('kept topic pages', () => {
       await db.run("DELETE FROM agents WHERE id = 'ag_a'");
       await buildStalePages(db, BASE);
       expect(await shown()).toEqual({ quoted: undefined, mentions: [] });
-    } finally {
-      await remove();
-    }
-  });
+    }));
 
-  it('build the topics reads asked for first, only those while the wall is busy, and stop between rounds when told to', async () => {
-    const { db, remove } = await migratedDb();
-    try {
-      await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'ann', 'h', 0)");
+  it('build the topics reads asked for first, only those while the wall is busy, and stop between rounds when told to', () =>
+    withWall(async (db) => {
       for (let i = 0; i < 40; i++) {
-        await insertPost(db, { agentId: 'ag_a', kind: 'post', text: `t${i}`, topics: [`t${i}`], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
+        await postIn(db, [`t${i}`]);
       }
       await indexPending(db);
       // While the wall is busy, only the wanted topics, without a pause once they are done.
@@ -201,16 +192,11 @@ describe('kept topic pages', () => {
       const built = (await db.all<{ topic: string }>('SELECT topic FROM wall_topic_pages ORDER BY topic')).map((t) => t.topic);
       expect(built).toEqual(['t37', 't38', 't39', ...longest].sort());
       expect(await staleCount(db)).toBe(23);
-    } finally {
-      await remove();
-    }
-  });
+    }));
 
-  it('are read only for the base URL they were built for, and rebuilt for a new one', async () => {
-    const { db, remove } = await migratedDb();
-    try {
-      await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'ann', 'h', 0)");
-      await insertPost(db, { agentId: 'ag_a', kind: 'post', text: 'one', topics: ['alpha', 'beta'], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
+  it('are read only for the base URL they were built for, and rebuilt for a new one', () =>
+    withWall(async (db) => {
+      await postIn(db, ['alpha', 'beta']);
       await indexPending(db);
       expect(await buildStalePages(db, BASE)).toBe(2);
       const other = 'http://127.0.0.1:4000/wall/';
@@ -221,42 +207,29 @@ describe('kept topic pages', () => {
       const page = (await keptTopicPage(db, other, 'alpha')).page!;
       expect(JSON.parse(page.json.toString())[0].url).toMatch(/^http:\/\/127\.0\.0\.1:4000\/wall\/\d+$/);
       expect({ ...page, json: page.json.toString() }).toEqual(await fresh(db, 'alpha', other));
-    } finally {
-      await remove();
-    }
-  });
+    }));
 
-  it('say when posts wait for the indexer, so a read builds the page with them', async () => {
-    const { db, remove } = await migratedDb();
-    try {
-      await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'ann', 'h', 0)");
-      await insertPost(db, { agentId: 'ag_a', kind: 'post', text: 'one', topics: ['alpha'], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
+  it('say when posts wait for the indexer, so a read builds the page with them', () =>
+    withWall(async (db) => {
+      await postIn(db, ['alpha']);
       await indexPending(db);
       await buildStalePages(db, BASE);
       expect(await keptTopicPage(db, BASE, 'alpha')).toMatchObject({ lags: false, page: { count: 1 } });
-      await insertPost(db, { agentId: 'ag_a', kind: 'post', text: 'two', topics: ['alpha'], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
+      await postIn(db, ['alpha']);
       expect(await keptTopicPage(db, BASE, 'alpha')).toMatchObject({ lags: true, page: { count: 1 } });
-    } finally {
-      await remove();
-    }
-  });
+    }));
 
-  it('are dropped with topics the hourly prune drops, and marked for every topic at migration', async () => {
-    const { db, remove } = await migratedDb(readMigrations().filter((m) => m.version < 20));
-    try {
-      await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_a', 'ann', 'h', 0)");
-      await insertPost(db, { agentId: 'ag_a', kind: 'post', text: 'old', topics: ['old'], replyTo: null, quoteOf: null, threadRoot: null, now: 0 });
-      await insertPost(db, { agentId: 'ag_a', kind: 'post', text: 'new', topics: ['new'], replyTo: null, quoteOf: null, threadRoot: null, now: 800 * HOUR });
+  it('are dropped with topics the hourly prune drops, and marked for every topic at migration', () =>
+    withWall(async (db) => {
+      await postIn(db, ['old']);
+      await postIn(db, ['new'], { now: 800 * HOUR });
       await indexPending(db);
       await migrate(db);
       expect(await staleCount(db)).toBe(2);
       expect(await buildStalePages(db, BASE)).toBe(2);
       await pruneTopicCounts(db, 801);
       expect((await db.all<{ topic: string }>('SELECT topic FROM wall_topic_pages')).map((t) => t.topic)).toEqual(['new']);
-    } finally {
-      await remove();
-    }
-  });
+    }, readMigrations().filter((m) => m.version < 20)));
 });
 
 describe('kept topic pages through the API', () => {
