@@ -29,8 +29,9 @@ type PageQuery = Omit<ListQuery, 'limit'> & { limit: number };
 
 /**
  * A page of posts with the cursors a poller or a pager needs, and `extra` fields after them. A topic's first
- * page is kept built in the database; other public pages come from the page cache; a feed (followedBy) also depends on follows, which the wall version does not track, so
- * it is always built. The posts stay the JSON text SQLite built until something reads them (json-text.ts).
+ * page is kept built in the database (topic-pages.ts); other public pages come from the page cache; a feed
+ * (followedBy) also depends on follows, which the wall version does not track, so it is always built. The
+ * posts stay the JSON text SQLite built until something reads them (json-text.ts).
  */
 export async function page(ctx: ToolContext, q: PageQuery, extra: Record<string, unknown> = {}) {
   let p: PostsPage;

@@ -83,8 +83,8 @@ const baseAt = (hours: number) =>
 
 /**
  * Hourly upkeep at hour `nowHour`: drops what no window can reach (topics unused for KEEP_HOURS entirely, with
- * their kept pages; for the others every prefix-sum row older than that but the newest, the baseline of the widest window), then
- * rebases each topic's bounds on its counts at the start of each horizon.
+ * their kept pages; for the others every prefix-sum row older than that but the newest, the baseline of the
+ * widest window), then rebases each topic's bounds on its counts at the start of each horizon.
  */
 export async function pruneTopicCounts(db: Db, nowHour: number): Promise<void> {
   const cutoff = nowHour - KEEP_HOURS;
