@@ -15,11 +15,13 @@ const kickers = new WeakMap<Db, () => void>();
 
 /** Indexes every post not yet indexed (stopping between batches when asked to); their topics' pages follow. */
 export async function indexPending(db: Db, signal?: AbortSignal): Promise<void> {
-  let n: number;
-  let any = false;
-  do any = (n = await indexBatch(db, BATCH)) > 0 || any;
-  while (n === BATCH && !signal?.aborted);
-  if (any) topicsChanged(db);
+  let indexed = 0;
+  let n = BATCH;
+  while (n === BATCH && !signal?.aborted) {
+    n = await indexBatch(db, BATCH);
+    indexed += n;
+  }
+  if (indexed > 0) topicsChanged(db);
 }
 
 /** Asks the indexer to run soon (a no-op where no indexer runs). */
