@@ -1,10 +1,10 @@
 // API keys: issued with a fixed live prefix, shown once, stored as SHA-256, looked up through a short cache.
-import { hashSecret, newId, newSecret } from '../auth/secrets.js';
+import { hashSecret, KEY_PREFIX, newId, newSecret } from '../auth/secrets.js';
 import type { Db } from '../store/db.js';
 import * as store from '../store/keys.js';
 import type { Tier } from './tiers.js';
 
-export const KEY_PREFIX = 'agk_live_';
+export { KEY_PREFIX };
 const TTL_MS = 30_000;
 const MAX_CACHE = 10_000;
 
