@@ -14,6 +14,7 @@ export interface Worker {
 /** Runs `tick` every `intervalMs` (and on demand), never two at once; errors are logged, not thrown. */
 export class Ticker {
   private timer: NodeJS.Timeout | null = null;
+  private later: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -52,6 +53,19 @@ export class Ticker {
     })();
   }
 
+  /**
+   * Runs a tick in `ms`, unless one is already set to come: kicks in between share it, so bursts of work are
+   * taken together.
+   */
+  kickIn(ms: number): void {
+    if (this.later || this.stopped) return;
+    this.later = setTimeout(() => {
+      this.later = null;
+      this.kick();
+    }, ms);
+    this.later.unref();
+  }
+
   /** Resolves when the tick in flight (if any) is done. */
   async idle(): Promise<void> {
     while (this.running) await this.running;
@@ -61,6 +75,7 @@ export class Ticker {
     this.stopped = true;
     this.abort.abort();
     if (this.timer) clearInterval(this.timer);
+    if (this.later) clearTimeout(this.later);
     await this.idle();
   }
 }

@@ -45,4 +45,20 @@ describe('Ticker', () => {
     expect(runs).toBe(2);
     await ticker.stop();
   });
+
+  it('kickIn: kicks within the delay share one run, and stop() cancels one still to come', async () => {
+    let runs = 0;
+    const ticker = new Ticker(async () => void runs++, 60_000, () => undefined);
+    ticker.kickIn(30);
+    ticker.kickIn(30);
+    ticker.kickIn(5);
+    expect(runs).toBe(0);
+    await new Promise((r) => setTimeout(r, 60));
+    await ticker.idle();
+    expect(runs).toBe(1);
+    ticker.kickIn(20);
+    await ticker.stop();
+    await new Promise((r) => setTimeout(r, 40));
+    expect(runs).toBe(1);
+  });
 });

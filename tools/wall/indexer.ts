@@ -34,27 +34,15 @@ export async function catchUp(db: Db): Promise<void> {
 
 export function createIndexer(): Worker {
   let ticker: Ticker | null = null;
-  let soon: NodeJS.Timeout | null = null;
   return {
     name: 'wall-search-indexer',
     start(ctx) {
-      ticker = new Ticker((signal) => indexPending(ctx.db, signal), 5000, (err) => ctx.log.warn({ err }, 'wall indexing failed'));
-      ticker.start();
-      const t = ticker;
+      const t = (ticker = new Ticker((signal) => indexPending(ctx.db, signal), 5000, (err) => ctx.log.warn({ err }, 'wall indexing failed')));
+      t.start();
       // Kicks within SETTLE_MS share one run, so a busy wall is indexed in batches rather than post by post.
-      kickers.set(ctx.db, () => {
-        if (soon) return;
-        soon = setTimeout(() => {
-          soon = null;
-          t.kick();
-        }, SETTLE_MS);
-        soon.unref();
-      });
+      kickers.set(ctx.db, () => t.kickIn(SETTLE_MS));
       t.kick();
     },
-    async stop() {
-      if (soon) clearTimeout(soon);
-      await ticker?.stop();
-    },
+    stop: async () => ticker?.stop(),
   };
 }

@@ -88,7 +88,6 @@ const boundBase = (config: Config): string | null => (config.baseUrlFromListen &
 
 export function createTopicPageBuilder(): Worker {
   let ticker: Ticker | null = null;
-  let quiet: NodeJS.Timeout | null = null;
   return {
     name: 'wall-topic-pages',
     start(ctx) {
@@ -104,12 +103,8 @@ export function createTopicPageBuilder(): Worker {
           builtFor = base;
           const pause = (ms: number) => sleep((ms * (1 - BUSY_SHARE)) / BUSY_SHARE, undefined, { signal }).catch(() => undefined);
           await buildStalePages(ctx.db, base, { signal, wanted: b.wanted, busy, pause });
-          // Stopped for a busy wall: the rest is built once it is quiet.
-          if (busy() && !signal.aborted) {
-            if (quiet) clearTimeout(quiet);
-            quiet = setTimeout(() => b.kick(), b.busyUntil - performance.now() + 10);
-            quiet.unref();
-          }
+          // Stopped for a busy wall: the rest is built once it is quiet (a tick still busy then waits again).
+          if (busy()) ticker?.kickIn(b.busyUntil - performance.now() + 10);
         },
         5000,
         (err) => ctx.log.warn({ err }, 'building topic pages failed'),
@@ -118,9 +113,6 @@ export function createTopicPageBuilder(): Worker {
       builders.set(ctx.db, b);
       ticker.kick();
     },
-    stop: async () => {
-      if (quiet) clearTimeout(quiet);
-      await ticker?.stop();
-    },
+    stop: async () => ticker?.stop(),
   };
 }
