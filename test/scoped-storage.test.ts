@@ -1,12 +1,13 @@
 // A storage switched on only during its runs: async work started inside a run sees the store, work outside
 // (or left behind after the run) does not, overlapping runs keep their own stores, and after the last run the
-// storage is off, so Node stops tracking every promise.
+// storage is off, so Node stops tracking every promise. Both of Node's AsyncLocalStorage implementations are
+// checked: the one this Node runs by default, and the other one in a child process where a flag selects it.
+import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { ScopedStorage } from '../src/scoped-storage.js';
+import { ScopedStorage, storageUsesAsyncHooks } from '../src/scoped-storage.js';
 
-/** Node's own flag: an enabled storage keeps the process's async hooks on. */
-const enabled = (s: ScopedStorage<unknown>) => (s as unknown as { als: { enabled: boolean } }).als.enabled;
+const enabled = (s: ScopedStorage<unknown>) => s.tracking;
 
 describe('ScopedStorage', () => {
   it('gives the store to the async work of a run, and none outside it', async () => {
@@ -32,7 +33,8 @@ describe('ScopedStorage', () => {
       return s.getStore();
     });
     expect(await s.run('a', async () => (await sleep(1), s.getStore()))).toBe('a');
-    expect(enabled(s)).toBe(true);
+    // Async hooks are on while a run is in progress; AsyncContextFrame has none to switch.
+    expect(enabled(s)).toBe(storageUsesAsyncHooks);
     releaseB();
     expect(await b).toBe('b');
     expect(enabled(s)).toBe(false);
@@ -52,5 +54,36 @@ describe('ScopedStorage', () => {
     await expect(s.run('x', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(enabled(s)).toBe(false);
     expect(s.getStore()).toBeUndefined();
+  });
+
+  /** The flag that makes this Node use the implementation it does not use by default, if it has one. */
+  const otherImplementation = storageUsesAsyncHooks ? '--experimental-async-context-frame' : '--no-async-context-frame';
+  const flagKnown = process.allowedNodeEnvironmentFlags.has(otherImplementation);
+
+  it.runIf(flagKnown)('behaves the same on the implementation this Node does not use by default', () => {
+    const script = `
+      import { ScopedStorage, storageUsesAsyncHooks } from './src/scoped-storage.ts';
+      const s = new ScopedStorage();
+      const tick = () => new Promise((r) => setTimeout(r, 1));
+      let release; const bWaits = new Promise((r) => (release = r));
+      const b = s.run('b', async () => { await bWaits; await tick(); return s.getStore(); });
+      const a = await s.run('a', async () => { await tick(); return [s.getStore(), s.exit(() => s.getStore())]; });
+      const during = s.tracking;
+      release();
+      const seen = { hooks: storageUsesAsyncHooks, a, b: await b, during, after: s.tracking, outside: s.getStore() ?? null };
+      console.log(JSON.stringify(seen));`;
+    const out = execFileSync(process.execPath, [otherImplementation, '--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    const seen = JSON.parse(out.trim().split('\n').pop()!);
+    expect(seen).toEqual({
+      hooks: !storageUsesAsyncHooks,
+      a: ['a', null],
+      b: 'b',
+      during: !storageUsesAsyncHooks,
+      after: false,
+      outside: null,
+    });
   });
 });

@@ -1,7 +1,8 @@
 // One SQLite connection (better-sqlite3, synchronous) with a cache of prepared statements. Statements run on
 // the calling thread: a point read or one write of ours takes 10–40 µs of SQLite work, less than handing it
 // to another thread and back would cost.
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { Database } from './sqlite-driver.js';
 import type { Params, RunResult, SqlValue } from './db.js';
 
 const STATEMENT_CACHE = 256;
@@ -16,7 +17,7 @@ const MMAP_BYTES = 1 << 30;
 const WRITER = ['journal_mode=WAL', 'synchronous=NORMAL', 'journal_size_limit=67108864', ...TUNING];
 
 interface Prepared {
-  st: Database.Statement;
+  st: BetterSqlite3.Statement;
   /**
    * Set for ?NNN placeholders, which better-sqlite3 binds from an object keyed by number, not from an array:
    * the numbers below the highest that the SQL does not use, which it still wants as anonymous values.
@@ -67,7 +68,7 @@ function normalise(p: Prepared, params: Params | undefined): unknown[] {
 export class Connection {
   private readonly cache = new Map<string, Prepared>();
 
-  private constructor(readonly raw: Database.Database) {}
+  private constructor(readonly raw: BetterSqlite3.Database) {}
 
   /** Opens `file`; the writer sets WAL mode. `busyMs` is how long a statement waits for another process's lock. */
   static open(file: string, opts: { readonly: boolean; busyMs?: number; mmap?: boolean }): Connection {

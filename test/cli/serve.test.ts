@@ -43,6 +43,39 @@ describe('agent-gateway serve', () => {
     expect(await done2).toBe(0);
   });
 
+  it('stops cleanly on SIGTERM while writes and heavy reads are in flight, losing no acknowledged write', async () => {
+    const first = await serve();
+    const reg = await api(first.url, 'POST', '/agents/register', { body: { handle: 'busy-agent' } });
+    const secret = reg.body.secret as string;
+    let stderr = '';
+    first.child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    // Writes go to the writer thread; searches and wall topic pages to the reader threads.
+    const acknowledged: string[] = [];
+    const calls = Array.from({ length: 120 }, (_, i) => {
+      const call =
+        i % 3 === 0
+          ? api(first.url, 'PUT', `/memory/busy/k${i}`, { secret, body: { value: `value number ${i} about shutdown` } }).then((r) => {
+              if (r.status === 200 || r.status === 201) acknowledged.push(`k${i}`);
+            })
+          : api(first.url, 'GET', i % 3 === 1 ? `/search?q=shutdown+${i}&handle=busy-agent` : '/wall?topic=shutdown', { secret });
+      return call.catch(() => undefined); // refused or cut off by the shutdown: expected
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    const done = exited(first.child);
+    first.child.kill('SIGTERM');
+    await Promise.all(calls);
+    expect(await done).toBe(0);
+    expect(stderr).not.toMatch(/Assertion failed|Native stack trace|Segmentation fault/);
+
+    const second = await serve();
+    for (const key of acknowledged) {
+      expect((await api(second.url, 'GET', `/memory/busy/${key}`, { secret })).status, key).toBe(200);
+    }
+    const done2 = exited(second.child);
+    second.child.kill('SIGTERM');
+    expect(await done2).toBe(0);
+  });
+
   it('refuses a bad configuration with a clear message and exit code 2', async () => {
     const child = spawn(process.execPath, [MAIN, 'serve'], { env: { PATH: process.env.PATH ?? '', PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
