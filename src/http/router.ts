@@ -1,5 +1,5 @@
 // A small path router on node:http: a segment tree per path with a handler per method. It replaces express
-// on the request path (see docs/decisions.md: express cost more than everything else per request).
+// on the request path (see docs/decisions/foundation.md: express cost more than everything else per request).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface Matched {

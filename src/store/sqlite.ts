@@ -1,4 +1,4 @@
-// The SQLite driver behind the Db interface (better-sqlite3: synchronous statements, see docs/decisions.md).
+// The SQLite driver behind the Db interface (better-sqlite3: synchronous statements, see docs/decisions/durable-work.md).
 // Writes go to the writer thread (writer-thread.ts), which owns the one write connection and group-commits
 // the statements of each burst; reads run here on a read-only connection that in WAL mode never waits for
 // the writer and never sees uncommitted data. The Db interface stays async, so a PostgreSQL driver can

@@ -1,5 +1,5 @@
 // Beyond the spec: with `A2A-Version: 1.0` the same endpoint speaks A2A v1.0 (PascalCase methods,
-// protobuf-JSON shapes) over the same task store. Raw JSON-RPC here; see docs/decisions.md for the v1.0 SDK.
+// protobuf-JSON shapes) over the same task store. Raw JSON-RPC here; see docs/decisions/conversational.md for the v1.0 SDK.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';

@@ -23,7 +23,7 @@ describe('DELETE /agents/{handle}', () => {
 
     const hits = await scanDatabase(gw.gateway.db, [id, 'doomed-agent']);
     // The invitee's own handle contains the deleted handle as a prefix; it is another agent's data. So is the
-    // text of another agent's wall post that mentions @doomed-agent (docs/decisions.md, social layer).
+    // text of another agent's wall post that mentions @doomed-agent (docs/decisions/social.md).
     const othersText = (h: { table: string; column: string; value: string }) => ['wall_posts', 'wall_fts'].includes(h.table) && h.column === 'text' && h.value.includes('@doomed-agent');
     expect(hits.filter((h) => !h.value.includes('doomed-agent-invitee') && !othersText(h))).toEqual([]);
     expect(hits.filter(othersText).length).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { wallState, type WallState } from './store/posts.js';
 /**
  * What the kept pages may weigh: some four hundred pages of fifty posts (about 20 KB each, bytes outside the JS
  * heap). A 64 MB cache caught a quarter of the topic reads in the bench against a twentieth, yet served fewer
- * of them, with a longer tail, in four side-by-side runs out of four (docs/decisions.md).
+ * of them, with a longer tail, in four side-by-side runs out of four (docs/decisions/social.md).
  */
 export const MAX_BYTES = 8 * 1024 * 1024;
 

@@ -2,7 +2,7 @@
 // transaction, and this worker builds stale topics again, a few at a time on the reader thread, storing each
 // page only if its topic was not marked again while it was being built. Topics a read found stale go first.
 // While posts are being indexed it builds only those, in short rounds with long pauses: rebuilding every
-// touched topic after every index batch halved posting (docs/decisions.md). The rest waits for a quiet wall.
+// touched topic after every index batch halved posting (docs/decisions/social.md). The rest waits for a quiet wall.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../src/config.js';

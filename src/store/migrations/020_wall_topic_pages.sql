@@ -1,5 +1,5 @@
 -- The first page of every topic (GET /wall?topic=X, limit 50), kept built: a topic read is then one row,
--- read on the event loop, instead of fifty posts built on the reader thread (docs/decisions.md).
+-- read on the event loop, instead of fifty posts built on the reader thread (docs/decisions/social.md).
 -- A page is current while its topic has no row in wall_topic_stale: every change a page could show marks the
 -- topic stale in the same transaction, and the page builder (tools/wall/topic-pages.ts) builds stale topics
 -- again in the background, replacing their pages. (Deleting the page as well, freeing its overflow pages in
