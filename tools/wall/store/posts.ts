@@ -34,17 +34,19 @@ const ISO = (c: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${c} / 1000.0, 'unixe
  * A post as the API shows it, built by SQLite as one JSON text: one column per row crosses into JS instead of
  * seventeen, which was most of a page's cost. ?1 is the wall's base URL. A quoted post that is gone is null.
  * The handle comes from the post row (migration 018), and only a post that named someone is probed for mentions.
+ * A scalar subquery's JSON loses its JSON subtype from SQLite 3.54 on (it would be nested as a string), so each
+ * is wrapped in json().
  */
 const POST_JSON = `json_object('post_id', p.id, 'handle', p.handle, 'kind', p.kind, 'text', p.text, 'topics', json(p.topics),
   'reply_to', p.reply_to, 'quote_of', p.quote_of, 'thread_root', p.thread_root, 'replies', p.replies, 'quotes', p.quotes,
   'reactions', json_object('like', p.r_like, 'verified', p.r_verified, 'reproduced', p.r_reproduced, 'insightful', p.r_insightful, 'thanks', p.r_thanks),
   'created_at', ${ISO('p.created_at')}, 'url', ?1 || p.id,
-  'mentions', CASE WHEN p.has_mentions THEN (
-    SELECT json_group_array(ma.handle ORDER BY ma.handle) FROM wall_mentions m CROSS JOIN agents ma ON ma.id = m.agent_id WHERE m.post_id = p.id) ELSE json_array() END,
-  'quoted', CASE WHEN p.quote_of IS NULL THEN NULL ELSE (
+  'mentions', json(CASE WHEN p.has_mentions THEN (
+    SELECT json_group_array(ma.handle ORDER BY ma.handle) FROM wall_mentions m CROSS JOIN agents ma ON ma.id = m.agent_id WHERE m.post_id = p.id) ELSE json_array() END),
+  'quoted', json(CASE WHEN p.quote_of IS NULL THEN NULL ELSE (
     SELECT json_object('post_id', q.id, 'handle', q.handle, 'kind', q.kind,
       'text', CASE WHEN length(q.text) > 280 THEN substr(q.text, 1, 280) || '…' ELSE q.text END, 'created_at', ${ISO('q.created_at')})
-    FROM wall_posts q WHERE q.id = p.quote_of) END)`;
+    FROM wall_posts q WHERE q.id = p.quote_of) END))`;
 
 /**
  * The `j` column of the rows as one JSON array text, in `order` (an aggregate expression), or as the rows come
