@@ -8,6 +8,7 @@ import { coerceQuery } from './coerce-query.js';
 import { credentialsOf } from './credentials.js';
 import { readBody, readContent } from './read-body.js';
 import type { RequestParts, Route } from './route.js';
+import { readAliases, withoutUnknownQueryFields } from './query-fields.js';
 import { parseQuery, type Router } from './router.js';
 import { isFileResult, sendError, sendHtml, sendJson } from './send.js';
 import { sendFile } from './send-file.js';
@@ -64,7 +65,8 @@ function locate(err: GatewayError, r: Route, parts: RequestParts): GatewayError 
   for (const d of err.detail) {
     if (d.loc[0] === 'body' || d.loc[0] === 'query' || d.loc[0] === 'path') continue;
     const field = String(d.loc[0] ?? '');
-    const where = field in parts.path ? 'path' : field in parts.query || !readsBody ? 'query' : 'body';
+    // A field sent in the body is the body's even when the query has it too (the body wins the merge).
+    const where = field in parts.path ? 'path' : isPlainObject(parts.body) && field in parts.body ? 'body' : field in parts.query || !readsBody ? 'query' : 'body';
     d.loc.unshift(where);
   }
   return err;
@@ -113,8 +115,10 @@ export function mountRoutes(router: Router, routes: Route[], registry: Registry,
         const upload = readsBody ? await readUpload(r, req, opts.maxBodyBytes) : undefined;
         if (readsBody && !upload) parts.body = await readJsonBody(req, opts.maxBodyBytes);
         const name = toolName(r, parts, registry);
-        parts.query = coerceQuery(parts.query, registry.get(name)!.inputJsonSchema);
-        const out = await registry.call(name, buildInput(r, parts), credentialsOf(req, 'rest', opts.trustProxy), { upload });
+        const tool = registry.get(name)!;
+        parts.query = coerceQuery(readAliases(parts.query, r.queryAliases), tool.inputJsonSchema);
+        const input = withoutUnknownQueryFields(buildInput(r, parts), parts, tool);
+        const out = await registry.call(name, input, credentialsOf(req, 'rest', opts.trustProxy), { upload });
         if (isFileResult(out.result)) sendFile(res, out.result, out.meta.headers, req.headers);
         else if (r.html && prefersHtml(req.headers.accept)) sendHtml(res, status, r.html(out.result), out.meta.headers);
         else sendJson(res, status, out.result, out.meta.headers);

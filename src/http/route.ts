@@ -30,6 +30,13 @@ export interface Route {
    * `body` = the body plus path parameters; a function builds it from the request parts.
    */
   input?: 'merge' | 'body' | ((parts: RequestParts) => unknown);
+  /**
+   * Query parameters the spec names differently from the tool's field (`{ q: 'query' }`): the parameter is
+   * read into the field (it wins when both are sent) and is what /openapi.json documents.
+   */
+  queryAliases?: Record<string, string>;
+  /** The route can be paid (X-API-Key or x402) although its tool is not itself paid: the batch. */
+  payable?: boolean;
   /** When set, a client preferring text/html gets this rendering of the result instead of JSON. */
   html?: (result: unknown) => string;
   summary?: string;

@@ -1,5 +1,6 @@
 // defineTool turns a ToolSpec into a Tool: defaults filled in, and the JSON Schema computed once, when first read.
 import { z } from 'zod';
+import { closeObjects } from './closed-objects.js';
 import type { Tool, ToolSpec } from './types.js';
 
 const NAME = /^[a-z][a-z0-9_]{1,63}$/;
@@ -36,7 +37,8 @@ export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
       if (!inputJsonSchema) {
         const js = jsonSchemaOf(spec.input);
         if (js.type !== 'object') throw new Error(`tool ${spec.name}: input must be an object schema`);
-        inputJsonSchema = js;
+        // Closed as the registry enforces it: unknown fields are refused (closed-objects.ts).
+        inputJsonSchema = closeObjects(js);
       }
       return inputJsonSchema;
     },

@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { GatewayError, toGatewayError, validationError, type ValidationIssue } from '../errors.js';
+import { unknownFields } from './closed-objects.js';
 import type { AgentRef, CallMeta, CallOptions, Caller, Credentials, Tool, ToolContext } from './types.js';
 
 /** The billing step for `paid` tools (filled in by src/billing). */
@@ -117,7 +118,8 @@ export class Registry {
       // Acting for another handle is refused before validation, so a stranger learns nothing from 422s.
       checkSelf(tool, input, caller);
       const parsed = tool.input.safeParse(input ?? {});
-      if (!parsed.success) throw validationError(zodIssuesToDetail(parsed.error, input));
+      const extra = unknownFields(input, tool.inputJsonSchema);
+      if (!parsed.success || extra.length > 0) throw validationError([...extra, ...(parsed.success ? [] : zodIssuesToDetail(parsed.error, input))]);
       const args = parsed.data as Record<string, unknown>;
       const meta: CallMeta = { headers: {}, meta: {} };
       if (tool.auth === 'paid') charge = await this.charger.begin(tool, caller, meta);

@@ -134,4 +134,25 @@ describe('tools/list paging and toolsets', () => {
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('get_started');
     await client.close();
   });
+
+  it('refuses arguments a tool does not declare (422, named), as REST refuses unknown body fields', async () => {
+    const client = new Client({ name: 'strict', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`)));
+    const r = await client.callTool({ name: 'slugify', arguments: { text: 'Hello World', seperator: '_' } });
+    expect(r.isError).toBe(true);
+    expect((r.structuredContent as any).status).toBe(422);
+    expect((r.structuredContent as any).detail).toEqual([{ loc: ['seperator'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]);
+    const { tools } = await client.listTools({}).then(async (first) => {
+      const all = [...first.tools];
+      for (let cursor = first.nextCursor; cursor; ) {
+        const next = await client.listTools({ cursor });
+        all.push(...next.tools);
+        cursor = next.nextCursor;
+      }
+      return { tools: all };
+    });
+    expect(tools.find((t) => t.name === 'slugify')!.inputSchema.additionalProperties).toBe(false);
+    expect((await client.callTool({ name: 'slugify', arguments: { text: 'Hello World' } })).isError).toBeFalsy();
+    await client.close();
+  });
 });

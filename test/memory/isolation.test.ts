@@ -41,7 +41,11 @@ describe('sharing', () => {
     expect((await as(null, 'GET', `/memory/team/acl/iso-revoked?handle=${owner.handle}`)).body.permission).toBe('none');
     expect((await as(owner, 'POST', '/memory/team/share', { grantee: owner.handle })).status).toBe(422);
     expect((await as(owner, 'POST', '/memory/team/share', { grantee: 'nobody-here' })).status).toBe(404);
-    expect((await as(reader, 'POST', '/memory/team/share', { grantee: stranger.handle, handle: owner.handle })).body.owner).toBe(reader.handle);
+    // Naming the owner's handle in the body does not act for the owner: the field is refused and nothing is shared.
+    const forOwner = await as(reader, 'POST', '/memory/team/share', { grantee: stranger.handle, handle: owner.handle });
+    expect(forOwner.status).toBe(422);
+    expect(forOwner.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual([['body', 'handle']]);
+    expect((await as(null, 'GET', `/memory/team/acl/${stranger.handle}?handle=${owner.handle}`)).body.permission).toBe('none');
   });
 
   it('read, write, revoked, stranger and anonymous over entry endpoints', async () => {

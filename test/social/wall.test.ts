@@ -194,6 +194,29 @@ describe('threads and quotes', () => {
     expect(about.map((n) => n.kind)).toEqual(['quote']);
     expect((await api(gw.url, 'POST', '/wall/999999/quote', { body: { text: 'x' }, secret: carol.secret })).status).toBe(404);
   });
+
+  it('POST /wall takes the quoted post as `quote` (the spec) or `quote_of`; both with different ids is 422', async () => {
+    later();
+    const original = (await post(bob, { text: 'Quote me #quotes' })).body;
+    const other = (await post(bob, { text: 'Or me #quotes' })).body;
+    later();
+    const q = await post(carol, { text: 'Quoted by its spec name', quote: original.post_id });
+    expect(q.status).toBe(201);
+    expect(q.body).toMatchObject({ quote_of: original.post_id, quoted: { post_id: original.post_id, handle: 'bob' } });
+    expect((await post(carol, { text: 'Both names, one post', quote: other.post_id, quote_of: other.post_id })).body.quote_of).toBe(other.post_id);
+    const both = await post(carol, { text: 'Two different posts', quote: original.post_id, quote_of: other.post_id });
+    expect(both.status).toBe(422);
+    expect(both.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual([['body', 'quote']]);
+  });
+
+  it('refuses unknown body fields with 422 instead of posting without them', async () => {
+    later();
+    const before = (await api(gw.url, 'GET', `/wall?handle=${carol.handle}`)).body.count;
+    const r = await post(carol, { text: 'Quoting with a misspelled field', quoted: 1 });
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toEqual([{ loc: ['body', 'quoted'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]);
+    expect((await api(gw.url, 'GET', `/wall?handle=${carol.handle}`)).body.count).toBe(before);
+  });
 });
 
 describe('reactions', () => {

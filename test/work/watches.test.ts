@@ -150,6 +150,59 @@ describe('watches', () => {
   });
 });
 
+describe('watch records as the spec names them', () => {
+  it('carry the owner handle on create, on the public status and in the owner list', async () => {
+    const a = await register(gw.url, 'watch-owner');
+    const w = await api(gw.url, 'POST', '/watches', { body: { url: `${siteUrl}/owned`, interval_hours: 2 }, secret: a.secret });
+    expect(w.body.owner).toBe(a.handle);
+    expect((await api(gw.url, 'GET', `/watch/${w.body.watch_id}`)).body.owner).toBe(a.handle);
+    const list = await api(gw.url, 'GET', `/watches/${a.handle}`, { secret: a.secret });
+    expect(list.body.watches.map((x: { owner: string }) => x.owner)).toEqual([a.handle]);
+  });
+
+  it('take the callback as `callback` (the spec) or `callback_url`; both with different URLs is 422', async () => {
+    const a = await register(gw.url, 'watch-callback');
+    pages['/cb'] = { body: html('<p>one</p>', 1) };
+    const w = await api(gw.url, 'POST', '/watches', { body: { url: `${siteUrl}/cb`, interval_hours: 1, callback: `${siteUrl}/hook` }, secret: a.secret });
+    expect(w.status).toBe(201);
+    await runDue();
+    pages['/cb'] = { body: html('<p>two</p>', 1) };
+    gw.clock.advance(HOUR);
+    await runDue();
+    await runDue();
+    await eventually(async () => expect(hooks.some((h) => JSON.parse(h).watch_id === w.body.watch_id)).toBe(true));
+    const list = (await api(gw.url, 'GET', `/watches/${a.handle}`, { secret: a.secret })).body.watches;
+    expect(list.find((x: { watch_id: string }) => x.watch_id === w.body.watch_id).callback).not.toBeNull();
+
+    const same = await api(gw.url, 'POST', '/watches', { body: { url: `${siteUrl}/cb2`, interval_hours: 1, callback: `${siteUrl}/hook`, callback_url: `${siteUrl}/hook` }, secret: a.secret });
+    expect(same.status).toBe(201);
+    const both = await api(gw.url, 'POST', '/watches', { body: { url: `${siteUrl}/cb3`, interval_hours: 1, callback: `${siteUrl}/hook`, callback_url: `${siteUrl}/other` }, secret: a.secret });
+    expect(both.status).toBe(422);
+    expect(both.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual([['body', 'callback']]);
+  });
+
+  it('refuse unknown body fields with 422 instead of dropping them, and create nothing', async () => {
+    const a = await register(gw.url, 'watch-strict');
+    const r = await api(gw.url, 'POST', '/watches', { body: { url: `${siteUrl}/s`, interval_hours: 1, callbak: `${siteUrl}/hook` }, secret: a.secret });
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toEqual([{ loc: ['body', 'callbak'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]);
+    expect((await api(gw.url, 'GET', `/watches/${a.handle}`, { secret: a.secret })).body.watches).toEqual([]);
+  });
+
+  it('delete and renew take an optional JSON body naming the owner; another handle is 403, another field 422', async () => {
+    const a = await register(gw.url, 'watch-body');
+    const b = await register(gw.url, 'watch-body-other');
+    const id = (await api(gw.url, 'POST', '/watches', { body: { url: `${siteUrl}/b`, interval_hours: 1 }, secret: a.secret })).body.watch_id;
+    expect((await api(gw.url, 'POST', `/watch/${id}/renew`, { body: { handle: a.handle }, secret: a.secret })).body.status).toBe('active');
+    expect((await api(gw.url, 'POST', `/watch/${id}/renew`, { body: { handle: b.handle }, secret: a.secret })).status).toBe(403);
+    const odd = await api(gw.url, 'DELETE', `/watch/${id}`, { body: { force: true }, secret: a.secret });
+    expect(odd.status).toBe(422);
+    expect(odd.body.detail[0].loc).toEqual(['body', 'force']);
+    expect((await api(gw.url, 'GET', `/watch/${id}`)).body.status).toBe('active');
+    expect((await api(gw.url, 'DELETE', `/watch/${id}`, { body: {}, secret: a.secret })).body.status).toBe('cancelled');
+  });
+});
+
 describe('heartbeat', () => {
   it('keeps a streak of consecutive UTC days and reports what finished since the last beat', async () => {
     const a = await register(gw.url, 'beater');

@@ -5,6 +5,7 @@ import { numberInput } from '../../src/registry/number-input.js';
 import { CREDENTIAL_REFUSED, holdsCredential } from '../../src/auth/secrets.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
+import { aliasOf } from '../../src/registry/field-alias.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { RateWindow } from '../../src/rate-window.js';
 import { notify } from '../notifications/index.js';
@@ -119,12 +120,18 @@ export const wallPost = defineTool({
   description:
     `Posts plain text (at most ${TEXT_MAX} characters) on the public wall. @handle mentions of existing agents (at most ${MENTIONS_MAX}) ` +
     'notify them; #topic tags are normalised (lowercase, accents removed, "_" → "-"). kind: post, question, answer (needs ' +
-    `reply_to), result, announcement. reply_to joins a thread; quote_of quotes a post. Limited to ${POSTS_PER_MINUTE} posts a ` +
+    `reply_to), result, announcement. reply_to joins a thread; quote_of (or quote) quotes a post. Limited to ${POSTS_PER_MINUTE} posts a ` +
     `minute and ${POSTS_PER_HOUR} an hour per handle (429 with Retry-After).`,
-  input: z.object({ ...WallBody, quote_of: numberInput(z.number().int().positive()).optional().describe('Post id this quotes (boost with your own take).') }),
+  input: z
+    .object({
+      ...WallBody,
+      quote_of: numberInput(z.number().int().positive()).optional().describe('Post id this quotes (boost with your own take).'),
+      quote: numberInput(z.number().int().positive()).optional().describe('Same as quote_of (the name WallBody has in the spec).'),
+    })
+    .superRefine(aliasOf('quote_of', 'quote')),
   auth: 'owner',
   annotations: { destructiveHint: false, idempotentHint: false },
-  handler: (input, ctx) => createPost(ctx, input),
+  handler: (input, ctx) => createPost(ctx, { ...input, quote_of: input.quote_of ?? input.quote }),
 });
 
 export const wallQuote = defineTool({

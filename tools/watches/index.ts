@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
 import { isEgressError } from '../../src/egress/index.js';
 import { defineTool } from '../../src/registry/define-tool.js';
+import { aliasOf } from '../../src/registry/field-alias.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
 import type { WorkerContext } from '../../src/workers.js';
@@ -32,10 +33,14 @@ export function effectiveStatus(w: store.WatchRow, now: number): store.WatchStat
   return 'active';
 }
 
+/** The optional JSON body of delete and renew may name the owner's handle; another handle answers 403. */
+const OwnHandle = HandleRef.optional().describe('Your own handle (optional; naming another handle answers 403).');
+
 function describe(ctx: Pick<ToolContext, 'config' | 'clock'>, w: store.WatchRow) {
   const now = ctx.clock.now();
   return {
     watch_id: w.id,
+    owner: w.owner,
     url: w.url,
     interval_hours: w.interval_hours,
     mode: w.mode,
@@ -68,7 +73,7 @@ export const watchCreate = defineTool({
   toolset: 'watches',
   description:
     `Checks a URL every interval_hours (at least ${MIN_INTERVAL_HOURS}) and notifies only when its content changes: a tray ` +
-    'notification, the new content stored as an artifact, and an optional signed callback with old/new hashes. The first ' +
+    'notification, the new content stored as an artifact, and an optional signed callback (callback_url, or callback) with old/new hashes. The first ' +
     `check records the baseline. At most ${MAX_LIVE_WATCHES} live watches per handle; expires after 14 days unless renewed; ` +
     'pauses after 7 days without you listing your watches. mode: raw bytes, text (visible page text) or selector (CSS).',
   input: z
@@ -76,11 +81,13 @@ export const watchCreate = defineTool({
       url: z.url({ protocol: /^https?$/ }).max(2000).describe('The http(s) URL to watch.'),
       interval_hours: z.number().describe(`Hours between checks (at least ${MIN_INTERVAL_HOURS}).`),
       callback_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Signed webhook on each change.'),
+      callback: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Same as callback_url (the name WatchBody has in the spec).'),
       mode: z.enum(['raw', 'text', 'selector']).default('text').describe('What is compared: raw, text (default) or selector.'),
       selector: z.string().min(1).max(300).optional().describe('CSS selector, for mode "selector".'),
     })
     .refine((v) => v.interval_hours >= MIN_INTERVAL_HOURS && v.interval_hours <= 24 * 14, { message: `interval_hours must be between ${MIN_INTERVAL_HOURS} and 336`, path: ['interval_hours'] })
-    .refine((v) => (v.mode === 'selector') === (v.selector !== undefined), { message: 'a selector goes with mode "selector" (and only with it)', path: ['selector'] }),
+    .refine((v) => (v.mode === 'selector') === (v.selector !== undefined), { message: 'a selector goes with mode "selector" (and only with it)', path: ['selector'] })
+    .superRefine(aliasOf('callback_url', 'callback')),
   auth: 'owner',
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
   handler: async (input, ctx) => {
@@ -90,7 +97,7 @@ export const watchCreate = defineTool({
     await ctx.db.transaction(async (tx) => {
       const live = await store.liveCount(tx, me.id);
       if (live >= MAX_LIVE_WATCHES) throw new GatewayError('conflict', `You already have ${live} live watches (the limit is ${MAX_LIVE_WATCHES}); delete one first.`, { extra: { limit: MAX_LIVE_WATCHES } });
-      await store.insertWatch(tx, { id, agent_id: me.id, url: input.url, interval_hours: input.interval_hours, mode: input.mode, selector: input.selector ?? null, callback_url: input.callback_url ?? null }, now, now + WATCH_TTL_MS);
+      await store.insertWatch(tx, { id, agent_id: me.id, url: input.url, interval_hours: input.interval_hours, mode: input.mode, selector: input.selector ?? null, callback_url: input.callback_url ?? input.callback ?? null }, now, now + WATCH_TTL_MS);
       await ctx.services.scheduler.enqueue('watch_check', id, now, tx);
     });
     return describe(ctx, (await store.watchById(ctx.db, id))!);
@@ -138,8 +145,9 @@ export const watchDelete = defineTool({
   title: 'Cancel a watch',
   toolset: 'watches',
   description: 'Cancels one of your watches (checks stop; it no longer counts toward the limit).',
-  input: z.object({ watch_id: z.string().min(3).max(64).describe('The watch id.') }),
+  input: z.object({ watch_id: z.string().min(3).max(64).describe('The watch id.'), handle: OwnHandle }),
   auth: 'owner',
+  selfField: 'handle',
   annotations: { destructiveHint: true, idempotentHint: true },
   handler: async (input, ctx) => {
     const w = await ownWatch(ctx, input.watch_id);
@@ -156,8 +164,9 @@ export const watchRenew = defineTool({
   title: 'Renew a watch',
   toolset: 'watches',
   description: 'Reactivates a paused or expired watch (or extends an active one): 14 more days from now.',
-  input: z.object({ watch_id: z.string().min(3).max(64).describe('The watch id.') }),
+  input: z.object({ watch_id: z.string().min(3).max(64).describe('The watch id.'), handle: OwnHandle }),
   auth: 'owner',
+  selfField: 'handle',
   annotations: { idempotentHint: true },
   handler: async (input, ctx) => {
     const w = await ownWatch(ctx, input.watch_id);

@@ -6,6 +6,8 @@ export type WatchStatus = 'active' | 'paused' | 'expired' | 'cancelled';
 export interface WatchRow {
   id: string;
   agent_id: string;
+  /** The owner's handle (joined from agents). */
+  owner: string;
   url: string;
   interval_hours: number;
   mode: 'raw' | 'text' | 'selector';
@@ -34,9 +36,11 @@ export async function insertWatch(q: Queryable, w: Pick<WatchRow, 'id' | 'agent_
   );
 }
 
-export const watchById = (q: Queryable, id: string) => q.get<WatchRow>('SELECT * FROM watches WHERE id = ?', [id]);
+const SELECT = 'SELECT w.*, a.handle AS owner FROM watches w JOIN agents a ON a.id = w.agent_id';
 
-export const watchesOf = (db: Db, agentId: string) => db.all<WatchRow>('SELECT * FROM watches WHERE agent_id = ? ORDER BY created_at', [agentId]);
+export const watchById = (q: Queryable, id: string) => q.get<WatchRow>(`${SELECT} WHERE w.id = ?`, [id]);
+
+export const watchesOf = (db: Db, agentId: string) => db.all<WatchRow>(`${SELECT} WHERE w.agent_id = ? ORDER BY w.created_at`, [agentId]);
 
 export const liveCount = async (q: Queryable, agentId: string): Promise<number> =>
   (await q.get<{ n: number }>("SELECT COUNT(*) AS n FROM watches WHERE agent_id = ? AND status IN ('active', 'paused')", [agentId]))?.n ?? 0;
