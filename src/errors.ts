@@ -45,6 +45,7 @@ export interface ValidationIssue {
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; [extra: string]: unknown };
   detail?: ValidationIssue[];
+  [top: string]: unknown;
 }
 
 export class GatewayError extends Error {
@@ -53,6 +54,8 @@ export class GatewayError extends Error {
   readonly rpcCode: number;
   /** Extra fields merged into the error body (e.g. `suggestion`, `current_version`). */
   readonly extra: Record<string, unknown>;
+  /** Fields also put at the top of the body, where the spec tells clients to look (e.g. the 409's `suggestion`). */
+  readonly top: Record<string, unknown>;
   /** Response headers the adapter should set (e.g. Retry-After, WWW-Authenticate). */
   readonly headers: Record<string, string>;
   readonly detail?: ValidationIssue[];
@@ -64,6 +67,7 @@ export class GatewayError extends Error {
     message?: string,
     opts: {
       extra?: Record<string, unknown>;
+      top?: Record<string, unknown>;
       headers?: Record<string, string>;
       detail?: ValidationIssue[];
       payment?: Record<string, unknown>;
@@ -80,13 +84,14 @@ export class GatewayError extends Error {
     this.status = ERRORS[code].status;
     this.rpcCode = ERRORS[code].rpc;
     this.extra = opts.extra ?? {};
+    this.top = opts.top ?? {};
     this.headers = opts.headers ?? {};
     this.detail = opts.detail;
     this.payment = opts.payment;
   }
 
   toBody(): ErrorBody {
-    const body: ErrorBody = { error: { code: this.code, message: this.message, ...this.extra } };
+    const body: ErrorBody = { ...this.top, error: { code: this.code, message: this.message, ...this.extra } };
     if (this.detail) body.detail = this.detail;
     return body;
   }

@@ -45,6 +45,20 @@ describe('registration', () => {
     expect(r.body.error.suggestion).toMatch(/^admin-\d+$/);
   });
 
+  it('puts the 409 suggestion at the top of the body, where the spec has clients look (and keeps it in error)', async () => {
+    await register(gw.url, 'top-level');
+    const taken = await api(gw.url, 'POST', '/agents/register', { body: { handle: 'top-level' } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.suggestion).toMatch(/^top-level-\d+$/);
+    expect(taken.body.error.suggestion).toBe(taken.body.suggestion);
+    expect((await api(gw.url, 'GET', `/agents/${taken.body.suggestion}`)).status).toBe(404);
+    const reserved = await api(gw.url, 'POST', '/agents/register', { body: { handle: 'admin' } });
+    expect(reserved.body.suggestion).toMatch(/^admin-\d+$/);
+    expect(reserved.body.error.suggestion).toBe(reserved.body.suggestion);
+    // A client following the suggestion gets the handle.
+    expect((await api(gw.url, 'POST', '/agents/register', { body: { handle: taken.body.suggestion } })).status).toBe(201);
+  });
+
   it('concurrent registrations of one handle: exactly one wins', async () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, () => api(gw.url, 'POST', '/agents/register', { body: { handle: 'race-handle' } })),

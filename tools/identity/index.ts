@@ -29,6 +29,9 @@ async function freeSuggestion(ctx: ToolContext, base: string): Promise<string> {
   throw new GatewayError('conflict', 'No free handle near that name; choose another.');
 }
 
+/** 409 for a taken or reserved handle: the spec has clients read `suggestion` at the top of the body; it stays in `error` too. */
+const handleTaken = (message: string, suggestion: string) => new GatewayError('handle_taken', message, { extra: { suggestion }, top: { suggestion } });
+
 const RegisterInput = z.object({
   handle: Handle,
   auto_suffix: z.boolean().default(false).describe('If the handle is taken, claim the suggested free handle instead.'),
@@ -48,9 +51,7 @@ export const agentRegister = defineTool({
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (input, ctx) => {
     if (RESERVED_HANDLES.has(input.handle)) {
-      throw new GatewayError('handle_taken', `The handle "${input.handle}" is reserved.`, {
-        extra: { suggestion: await freeSuggestion(ctx, input.handle) },
-      });
+      throw handleTaken(`The handle "${input.handle}" is reserved.`, await freeSuggestion(ctx, input.handle));
     }
     const secret = newSecret();
     const now = ctx.clock.now();
@@ -75,7 +76,7 @@ export const agentRegister = defineTool({
         if (!isConstraintError(err)) throw err;
         const suggestion = await freeSuggestion(ctx, input.handle);
         if (!input.auto_suffix || attempt >= 5) {
-          throw new GatewayError('handle_taken', `The handle "${handle}" is already taken.`, { extra: { suggestion } });
+          throw handleTaken(`The handle "${handle}" is already taken.`, suggestion);
         }
         handle = suggestion;
       }
