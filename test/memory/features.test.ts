@@ -106,6 +106,22 @@ describe('facts and graph', () => {
     expect(g.body.nodes.length).toBeLessThanOrEqual(3);
     expect((await call('GET', '/memory/graph?limit=1001')).status).toBe(422);
   });
+
+  it('/search/stats counts facts and edges among the memory rows, as the spec lists them', async () => {
+    await eventually(async () => {
+      const rows = (await call('GET', '/search/stats', undefined, null)).body.memory_rows;
+      expect(rows.facts).toBeGreaterThan(0);
+      expect(rows.edges).toBeGreaterThan(0);
+    });
+    const stats = (await call('GET', '/search/stats', undefined, null)).body;
+    expect(Object.keys(stats.memory_rows).sort()).toEqual(['edges', 'facts', 'owned', 'public', 'total']);
+    expect(stats.memory_rows.edges).toBeLessThanOrEqual(stats.memory_rows.facts);
+    expect(stats).not.toHaveProperty('facts');
+    expect(stats).not.toHaveProperty('edges');
+    // /intelligence reads the same counts.
+    const intel = (await call('GET', '/intelligence', undefined, null)).body;
+    expect(intel.memory).toMatchObject({ facts: stats.memory_rows.facts, graph_edges: stats.memory_rows.edges });
+  });
 });
 
 describe('changes feed', () => {

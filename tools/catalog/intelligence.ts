@@ -41,7 +41,7 @@ export const catalogIntelligence = defineTool({
       callsSince(ctx.db, sinceDay),
       topTopics(ctx.db, Math.floor(now / 3600_000), 168, 10),
       templateRunsSince(ctx.db, Date.parse(`${sinceDay}T00:00:00Z`)),
-      ctx.call('search_stats', {}) as Promise<{ memory_rows: { total: number; public: number }; facts: number; edges: number }>,
+      ctx.call('search_stats', {}) as Promise<{ memory_rows: { total: number; public: number; facts: number; edges: number } }>,
     ]);
     const known = calls.filter((c) => family.has(c.tool));
     return {
@@ -66,8 +66,8 @@ export const catalogIntelligence = defineTool({
         entries: corpus.memory_rows.total,
         public_entries: corpus.memory_rows.public,
         bytes: counts.memoryBytes,
-        facts: corpus.facts,
-        graph_edges: corpus.edges,
+        facts: corpus.memory_rows.facts,
+        graph_edges: corpus.memory_rows.edges,
       },
       templates: { count: agentTemplates(ctx).length, runs_30d: runs.reduce((n, r) => n + Number(r.runs), 0) },
     };

@@ -110,7 +110,7 @@ export const searchStats = defineTool({
   name: 'search_stats',
   title: 'Search corpus counts',
   toolset: 'memory',
-  description: 'Counts only (no keys or values): memory rows total/public/owned, facts, edges, wall posts, namespaces with ACL shares, embedded share.',
+  description: 'Counts only (no keys or values): memory rows (total/public/owned/facts/edges), wall posts, namespaces with ACL shares, embedded share.',
   input: z.object({}),
   auth: 'public',
   annotations: { readOnlyHint: true },
@@ -121,9 +121,8 @@ export const searchStats = defineTool({
       : 0;
     if (s.total === undefined) throw new GatewayError('internal_error');
     return {
-      memory_rows: { total: s.total, public: s.public, owned: s.owned },
-      facts: s.facts,
-      edges: s.edges,
+      // The spec counts facts and graph edges among the memory rows; they are not repeated at the top.
+      memory_rows: { total: s.total, public: s.public, owned: s.owned, facts: s.facts, edges: s.edges },
       wall_posts: wallPosts,
       namespaces_with_acl_shares: s.shared_namespaces,
       embedded: s.embedded,
