@@ -79,7 +79,8 @@ export function buildCard(registry: Registry, info: CardInfo, agent: AgentRef | 
     provider: { organization: 'Agent Gateway', url: info.baseUrl },
     version: info.version,
     documentationUrl: `${info.baseUrl}/openapi.json`,
-    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
+    // extendedAgentCard is where v1.0 clients look (v0.3 ones read supportsAuthenticatedExtendedCard below).
+    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false, extendedAgentCard: true },
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'The agent secret (from agent_register) for owner tools and agent-owned tasks.' },
       apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key for paid tools (free keys: POST /keys/issue); x402 PAYMENT-SIGNATURE works too.' },

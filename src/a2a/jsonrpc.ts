@@ -7,13 +7,15 @@ export const RPC = {
   METHOD_NOT_FOUND: -32601,
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
-  /** Not an A2A code (A2A has none for authentication): implementation-defined server error. */
+  /** Not an A2A code (A2A leaves authentication to "a JSON-RPC custom error"): the server-error code outside A2A's -32001…-32099. */
   AUTHENTICATION: -32000,
   TASK_NOT_FOUND: -32001,
   TASK_NOT_CANCELABLE: -32002,
   PUSH_NOTIFICATION_NOT_SUPPORTED: -32003,
   UNSUPPORTED_OPERATION: -32004,
   CONTENT_TYPE_NOT_SUPPORTED: -32005,
+  /** v0.3 AuthenticatedExtendedCardNotConfiguredError, v1.0 ExtendedAgentCardNotConfiguredError. */
+  EXTENDED_CARD_NOT_CONFIGURED: -32007,
   VERSION_NOT_SUPPORTED: -32009,
 } as const;
 
@@ -48,7 +50,8 @@ const validId = (id: unknown): id is RpcId => typeof id === 'string' || id === n
 /**
  * The request in a body: -32700 when it is not JSON; -32600 when it is no request object (a string, number,
  * null or array — batches are not part of A2A — or a wrong jsonrpc, method or id). The id travels with the
- * error whenever it could be read.
+ * error whenever it could be read. A request without `id` is answered like one with `id: null`, as the
+ * @a2a-js/sdk servers (0.3 and 1.x) do, rather than treated as a JSON-RPC notification that gets no reply.
  */
 export function parseRequest(text: string): RpcRequest {
   let body: unknown;
@@ -64,7 +67,7 @@ export function parseRequest(text: string): RpcRequest {
   const id = validId(o.id) ? o.id : null;
   const invalid = (why: string) => Object.assign(new RpcError(RPC.INVALID_REQUEST, `Invalid request: ${why}.`), { id });
   if (o.jsonrpc !== '2.0') throw invalid('jsonrpc must be "2.0"');
-  if (!('id' in o) || !validId(o.id)) throw invalid('id must be a string, an integer or null');
+  if ('id' in o && !validId(o.id)) throw invalid('id must be a string, an integer or null');
   if (typeof o.method !== 'string' || o.method === '') throw invalid('method must be a non-empty string');
   if ('params' in o && o.params !== undefined && (typeof o.params !== 'object' || o.params === null)) throw invalid('params must be an object or an array');
   return { id, method: o.method, params: o.params };

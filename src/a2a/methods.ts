@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { Registry } from '../registry/registry.js';
 import type { Caller } from '../registry/types.js';
 import { buildCard, type AgentCard, type CardInfo } from './card.js';
+import { requireCardCredentials } from './extended-card.js';
 import { RPC, RpcError, type RpcId } from './jsonrpc.js';
 import { MessageSendParams, parseParams, TaskIdParams, TaskQueryParams, type MessageSend } from './params.js';
 import { SseStream } from './sse.js';
@@ -42,9 +43,9 @@ export function methodTables(d: MethodDeps): { v03: Record<string, Handler>; v1:
     if (!cached || cached.info.baseUrl !== info.baseUrl) cached = { info, card: buildCard(d.registry, info) };
     return cached.card;
   };
-  const extendedCard = (caller: Caller): AgentCard => {
-    if (caller.badBearer) throw new RpcError(RPC.AUTHENTICATION, 'The agent secret is not valid.', { code: 'forbidden', status: 403 });
-    // Without credentials the public card (what SDK clients expect: they ask whenever the card offers more).
+  /** An agent's card adds its owner-only tools; an API key unlocks no tool of its own, so its card is the public one. */
+  const extendedCard = async (caller: Caller): Promise<AgentCard> => {
+    await requireCardCredentials(caller, d.registry.services.keys);
     return caller.agent ? buildCard(d.registry, d.card(), caller.agent) : publicCard();
   };
 
@@ -121,7 +122,7 @@ export function methodTables(d: MethodDeps): { v03: Record<string, Handler>; v1:
     'tasks/cancel': async (c) => d.service.cancel(parseParams(TaskIdParams, c.params).id, c.caller),
     'tasks/resubscribe': (c) => resubscribe(c, same, false),
     'agent/getCard': async () => publicCard(),
-    'agent/getAuthenticatedExtendedCard': async (c) => extendedCard(c.caller),
+    'agent/getAuthenticatedExtendedCard': (c) => extendedCard(c.caller),
     'tasks/pushNotificationConfig/set': pushUnsupported,
     'tasks/pushNotificationConfig/get': pushUnsupported,
     'tasks/pushNotificationConfig/list': pushUnsupported,
@@ -137,7 +138,7 @@ export function methodTables(d: MethodDeps): { v03: Record<string, Handler>; v1:
     },
     CancelTask: async (c) => v1Task(await d.service.cancel(parseParams(TaskIdParams, c.params).id, c.caller)),
     SubscribeToTask: (c) => resubscribe(c, v1Event, true),
-    GetExtendedAgentCard: async (c) => v1Card(extendedCard(c.caller)),
+    GetExtendedAgentCard: async (c) => v1Card(await extendedCard(c.caller)),
     ListTasks: async () => {
       throw new RpcError(RPC.UNSUPPORTED_OPERATION, 'ListTasks is not supported; keep the task ids you were given.');
     },
