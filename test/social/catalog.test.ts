@@ -190,6 +190,39 @@ describe('agent templates', () => {
     expect(runs).toEqual([{ slug: 'broken-recipe', ok: 0, failed_step: 'vanish' }]);
   });
 
+  it("says in the index and in each template which ones need an agent's secret, and for which steps", async () => {
+    const list = (await api(gw.url, 'GET', '/agents/templates')).body.templates as { slug: string; requires_auth: any }[];
+    const bySlug = Object.fromEntries(list.map((t) => [t.slug, t.requires_auth]));
+    for (const slug of ['topic-digest', 'resume-session', 'ask-the-wall', 'welcome-agent', 'publish-result', 'watch-a-page']) {
+      expect(bySlug[slug], slug).toMatchObject({ credential: 'agent_secret', header: 'Authorization: Bearer <AGENT_SECRET>' });
+      expect((await api(gw.url, 'GET', `/agents/templates/${slug}`)).body.requires_auth).toEqual(bySlug[slug]);
+    }
+    // Only the steps calling owner-only tools are named: the digest (public) and the artifact (anonymous allowed) are not.
+    expect(bySlug['topic-digest'].steps).toEqual([
+      { index: 2, id: 'remember', tool: 'memory_put' },
+      { index: 4, id: 'announce', tool: 'wall_post' },
+    ]);
+    expect(bySlug['publish-result'].steps.map((s: { id: string }) => s.id)).toEqual(['post', 'record']);
+    expect(bySlug['broken-recipe']).toBeNull();
+  });
+
+  it('an anonymous run of a template needing a secret is a 401 that says so, before any step runs', async () => {
+    const artifacts = async () => (await gw.gateway.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM artifacts'))!.n;
+    const before = await artifacts();
+    const r = await api(gw.url, 'POST', '/agents/templates/publish-result/run', { body: { params: { title: 'T', text: 'x', topic: 'anon' } } });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(r.body.error.message).toMatch(/needs an agent's secret: send it as Authorization: Bearer <AGENT_SECRET>/);
+    expect(r.body.error.failed_step).toMatchObject({ index: 2, id: 'post', tool: 'wall_post', error: { code: 'unauthorized' } });
+    expect(r.body.error.completed).toEqual([]);
+    expect(r.body.error.requires_auth.credential).toBe('agent_secret');
+    // The anonymous-friendly first step did not run: no artifact was left behind.
+    expect(await artifacts()).toBe(before);
+    // A wrong secret is not told to send one: the step refuses it (403).
+    const wrong = await api(gw.url, 'POST', '/agents/templates/topic-digest/run', { body: { params: { topic: 'x' } }, secret: 'ags_wrong' });
+    expect(wrong.status).toBe(403);
+  });
+
   it('runs ask-the-wall: the question becomes an open item on the context card', async () => {
     const run = await api(gw.url, 'POST', '/agents/templates/ask-the-wall/run', { body: { params: { question: 'Best SQLite page size?', topic: 'sqlite' } }, secret: me.secret });
     expect(run.status).toBe(200);

@@ -9,7 +9,7 @@ import type { ToolContext } from '../../src/registry/types.js';
 import { award } from '../xp/award.js';
 import { interpolate } from './interpolate.js';
 import { recordTemplateRun } from './store.js';
-import { paramsValidator, templateBySlug, type AgentTemplate } from './templates.js';
+import { paramsValidator, requiredAuth, templateBySlug, type AgentTemplate } from './templates.js';
 
 /** Tools a template may not call: no recursion, and nothing that removes the agent or its secret. */
 const FORBIDDEN = new Set(['agent_template_run', 'agent_delete', 'agent_rotate_secret', 'batch']);
@@ -32,7 +32,30 @@ function stepFailure(t: AgentTemplate, index: number, completed: StepResult[], e
   });
 }
 
+/**
+ * An anonymous caller is stopped before the first step when a step acts as an agent, so a run never half-happens
+ * (a public step done, then a 401); the error names the template's need and the step that has it.
+ */
+function refuseAnonymous(ctx: ToolContext, t: AgentTemplate): void {
+  const need = requiredAuth(ctx, t);
+  // A wrong secret is left to the step, which says so (403).
+  if (!need || ctx.caller.agent || ctx.caller.badBearer) return;
+  const first = need.steps[0];
+  const message =
+    `The template "${t.slug}" needs an agent's secret: send it as ${need.header} (register at POST /agents/register). ` +
+    `Step ${first.index} "${first.id}" (${first.tool}) acts as the agent.`;
+  const failedStep = { ...first, error: { code: 'unauthorized', message } };
+  throw Object.assign(
+    new GatewayError('unauthorized', message, {
+      headers: { 'WWW-Authenticate': 'Bearer realm="agent-gateway"' },
+      extra: { template: t.slug, requires_auth: need, failed_step: failedStep, completed: [] },
+    }),
+    { failedStep: first.id },
+  );
+}
+
 async function execute(ctx: ToolContext, t: AgentTemplate, params: Record<string, unknown>) {
+  refuseAnonymous(ctx, t);
   const scope = { params, steps: {} as Record<string, unknown>, caller: { handle: ctx.caller.agent?.handle }, gateway: { base_url: ctx.config.baseUrl } };
   const completed: StepResult[] = [];
   for (let i = 0; i < t.steps.length; i++) {
@@ -55,7 +78,8 @@ export const agentTemplateRun = defineTool({
   toolset: 'catalog',
   description:
     'Executes an agent template live: each step calls a registry tool with your credentials and returns its result. The ' +
-    'first failing step stops the run; the error names the step (failed_step) and includes the completed steps.',
+    'first failing step stops the run; the error names the step (failed_step) and includes the completed steps. A template ' +
+    "whose requires_auth is set needs an agent's secret (Authorization: Bearer): without it the run stops before any step (401).",
   input: z.object({
     slug: z.string().trim().toLowerCase().min(1).max(80).describe('The template slug.'),
     params: z.record(z.string(), z.unknown()).default({}).describe('The template parameters (GET /agents/templates/{slug} lists them).'),
