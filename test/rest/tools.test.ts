@@ -160,4 +160,24 @@ describe('/toolbelt', () => {
     expect(get.body.uuids).toHaveLength(3);
     expect((await api(gw.url, 'POST', '/toolbelt/base_convert', { body: convert })).status).toBe(404);
   });
+
+  it('POST /toolbelt runs the utility named in the body, or answers the index without a name', async () => {
+    const ran = await api(gw.url, 'POST', '/toolbelt', { body: { name: 'hash', input: { text: 'abc', algorithm: 'sha256' } } });
+    expect(ran.status).toBe(200);
+    expect(ran.body).toEqual((await api(gw.url, 'POST', '/toolbelt/hash', { body: { text: 'abc', algorithm: 'sha256' } })).body);
+    const index = await api(gw.url, 'POST', '/toolbelt');
+    expect(index.status).toBe(200);
+    expect(index.body.tools.map((t: { name: string }) => t.name)).toEqual((await api(gw.url, 'GET', '/toolbelt')).body.tools.map((t: { name: string }) => t.name));
+    expect((await api(gw.url, 'POST', '/toolbelt', { body: {} })).body.count).toBe(index.body.count);
+    // Only utilities: a calculator (paid) or any other tool is not reachable this way.
+    expect((await api(gw.url, 'POST', '/toolbelt', { body: { name: 'base_convert', input: convert } })).status).toBe(404);
+    expect((await api(gw.url, 'POST', '/toolbelt', { body: { name: 'agent_register', input: { handle: 'via-toolbelt' } } })).status).toBe(404);
+    expect((await api(gw.url, 'GET', '/agents/via-toolbelt')).status).toBe(404);
+    const bad = await api(gw.url, 'POST', '/toolbelt', { body: { name: 'hash', input: { text: 'abc', algorithm: 'md4' } } });
+    expect(bad.status).toBe(422);
+    const flat = await api(gw.url, 'POST', '/toolbelt', { body: { name: 'hash', text: 'abc' } });
+    expect(flat.status).toBe(422);
+    expect(flat.body.detail[0].loc).toEqual(['body', 'text']);
+    expect((await api(gw.url, 'POST', '/toolbelt', { body: { input: { text: 'abc' } } })).status).toBe(422);
+  });
 });

@@ -3,5 +3,6 @@ import { batch } from './batch.js';
 import { toolsCatalog } from './catalog.js';
 import { keysIssue, keysUsage } from './keys.js';
 import { toolbeltIndex } from './toolbelt-index.js';
+import { toolbeltRun } from './toolbelt-run.js';
 
-export const accessTools: Tool[] = [toolsCatalog, batch, toolbeltIndex, keysIssue, keysUsage];
+export const accessTools: Tool[] = [toolsCatalog, batch, toolbeltIndex, toolbeltRun, keysIssue, keysUsage];

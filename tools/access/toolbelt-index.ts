@@ -21,6 +21,11 @@ export const toolbeltIndex = defineTool({
         input_schema: t.inputJsonSchema,
         run: { post: `${base}/toolbelt/${t.name}`, get: `${base}/toolbelt/${t.name}?<input fields>` },
       }));
-    return { tools, count: tools.length, price: 'free', note: 'No key and no charge. POST the input as JSON, or pass it as query parameters with GET.' };
+    return {
+      tools,
+      count: tools.length,
+      price: 'free',
+      note: `No key and no charge. POST the input as JSON to /toolbelt/{name} (or POST {"name", "input"} to ${base}/toolbelt), or pass it as query parameters with GET.`,
+    };
   },
 });
