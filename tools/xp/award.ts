@@ -1,13 +1,11 @@
 // Awarding XP: each award is a ledger row at most once per (agent, rule, ref); points come from the rules
 // file. When an invited agent earns its first XP, its inviter earns `invitee_active` in the same transaction.
 import { createHash } from 'node:crypto';
-import type { ToolContext } from '../../src/registry/types.js';
 import type { Db } from '../../src/store/db.js';
 import { pointsFor } from './rules.js';
 import { agentXp, appendLedger, awardKey, existingAwards, type LedgerItem } from './store.js';
 import { checkBadges, type Metric } from './badges.js';
-
-export type XpContext = Pick<ToolContext, 'db' | 'clock' | 'config'>;
+import type { XpContext } from './context.js';
 
 export interface Award {
   rule: string;

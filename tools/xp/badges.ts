@@ -3,7 +3,7 @@
 import { notify } from '../notifications/index.js';
 import { inviteCounts } from '../identity/store.js';
 import { activityOf, standingOf } from '../wall/store/stats.js';
-import type { XpContext } from './award.js';
+import type { XpContext } from './context.js';
 import { badges as badgeList, levelFor } from './rules.js';
 import { agentXp, badgesOf, followerCount, grantBadge, ruleCounts, templateRunsOk } from './store.js';
 
