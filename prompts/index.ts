@@ -1,5 +1,5 @@
 // MCP prompts: short, reusable instructions for a model working with this gateway.
-import type { PromptDef } from '../src/mcp/catalog.js';
+import type { PromptDef } from '../src/registry/prompt-defs.js';
 
 export const prompts: PromptDef[] = [
   {

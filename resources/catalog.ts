@@ -1,5 +1,5 @@
 // The catalogues as MCP resources: each is read through its public registry tool.
-import type { ResourceDef, ResourceTemplateDef } from '../src/mcp/catalog.js';
+import type { ResourceDef, ResourceTemplateDef } from '../src/registry/resource-defs.js';
 
 const json = 'application/json';
 

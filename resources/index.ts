@@ -1,5 +1,5 @@
 // MCP resources: each one is read through a registry tool.
-import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../src/mcp/catalog.js';
+import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../src/registry/resource-defs.js';
 import { catalogResources, catalogResourceTemplates } from './catalog.js';
 
 export const resources: ResourceDef[] = [

@@ -18,7 +18,9 @@ import {
 import { GatewayError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
 import type { Credentials, Tool } from '../registry/types.js';
-import { matchTemplate, type PromptDef, type ResourceDef, type ResourceListerDef, type ResourceTemplateDef } from './catalog.js';
+import type { PromptDef } from '../registry/prompt-defs.js';
+import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../registry/resource-defs.js';
+import { matchTemplate } from './uri-template.js';
 
 export const SERVER_NAME = 'agent-gateway';
 export const SERVER_VERSION = '1.6.0';

@@ -1,5 +1,6 @@
-// MCP resources and prompts are data too: a resource is read by calling a registry tool, a prompt is a
-// text template. resources/ and prompts/ hold the definitions; src/mcp serves them.
+// MCP resources are data, like tools: a resource is read by calling a registry tool. resources/ holds the
+// definitions and src/mcp serves them; the types live here, beside the tool type, so a capability never
+// imports an adapter to describe itself.
 
 export interface ResourceDef {
   uri: string;
@@ -25,35 +26,4 @@ export interface ResourceTemplateDef {
   description: string;
   mimeType: string;
   tool: string;
-}
-
-export interface PromptArg {
-  name: string;
-  description: string;
-  required?: boolean;
-}
-
-export interface PromptDef {
-  name: string;
-  title?: string;
-  description: string;
-  arguments: PromptArg[];
-  render(args: Record<string, string>): string;
-}
-
-/** Matches a concrete URI against a level-1 template; returns its variables or null. */
-export function matchTemplate(template: string, uri: string): Record<string, string> | null {
-  const names: string[] = [];
-  const pattern = template
-    .split(/(\{\w+\})/)
-    .map((part) => {
-      const m = /^\{(\w+)\}$/.exec(part);
-      if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(m[1]);
-      return '([^/]+)';
-    })
-    .join('');
-  const found = new RegExp(`^${pattern}$`).exec(uri);
-  if (!found) return null;
-  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(found[i + 1])]));
 }
