@@ -26,7 +26,7 @@ import type { McpCatalog, McpConnectionOptions } from './mcp/server.js';
 import type { StreamableHttpEndpoint } from './mcp/streamable-http.js';
 import { mountMcp, toolsetsOf } from './mcp/mount.js';
 import { mountA2a, type A2a } from './a2a/mount.js';
-import { mountChat } from './llm/chat-endpoint.js';
+import { mountChat } from './openai/chat-endpoint.js';
 
 const loadMcp = () => import('./mcp/runtime.js');
 import { Registry } from './registry/registry.js';

@@ -10,7 +10,7 @@ import type { Router } from '../http/router.js';
 import { sendJson } from '../http/send.js';
 import type { Registry } from '../registry/registry.js';
 import type { Caller } from '../registry/types.js';
-import { isChatStream, type ChatStream } from './chat-stream.js';
+import { isChatStream, type ChatStream } from '../llm/chat-stream.js';
 import { toOpenAiError } from './openai-errors.js';
 
 export const CHAT_TOOL = 'chat_completion';

@@ -1,7 +1,7 @@
 // Gateway errors in OpenAI's error format ({"error": {message, type, param, code}}), so OpenAI clients raise
 // their usual typed errors. Validation failures are 400 invalid_request_error there, not 422.
 import type { GatewayError } from '../errors.js';
-import type { OpenAiErrorObject } from './upstream-errors.js';
+import type { OpenAiErrorObject } from '../llm/upstream-errors.js';
 
 export interface OpenAiErrorResponse {
   status: number;
