@@ -89,6 +89,7 @@ export class Gateway {
       log,
       lookupAgent: (hash) => identityStore.agentBySecretHash(db, hash),
       registry: () => registry!,
+      restBindings: routes,
     });
     registry = new Registry({
       resolveAgent: (secret) => infra.resolver.resolve(secret),

@@ -18,7 +18,7 @@ import { Bus } from './bus.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { FsBlobStore } from './blobs/blob-store.js';
 import type { Registry } from './registry/registry.js';
-import type { AgentRef, Services } from './registry/types.js';
+import type { AgentRef, RestBinding, Services } from './registry/types.js';
 import type { Db } from './store/db.js';
 import { installPepper } from './store/settings.js';
 
@@ -39,6 +39,8 @@ export async function buildInfrastructure(o: {
   log: Logger;
   lookupAgent: (secretHash: string) => Promise<AgentRef | undefined>;
   registry: () => Registry;
+  /** The REST route tables, as capabilities may read them. */
+  restBindings: readonly RestBinding[];
 }): Promise<Infrastructure> {
   const { db, config, clock, log } = o;
   const clientKey = makeClientKey(await installPepper(db));
@@ -60,6 +62,7 @@ export async function buildInfrastructure(o: {
     forgetAgent: (id) => resolver.forget(id),
     resolveAgent: (secret) => resolver.resolve(secret),
     listTools: () => o.registry().list(),
+    restBindings: o.restBindings,
     egress,
     billing,
     keys,

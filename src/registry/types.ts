@@ -78,6 +78,8 @@ export interface Services {
   resolveAgent(secret: string): Promise<AgentRef | null>;
   /** Every registered tool (for overviews, routers and agent cards). */
   listTools(): Tool[];
+  /** How tools are reached over REST (the assistant's "POST /vault"): the route tables, handed over by the composition root. */
+  restBindings: readonly RestBinding[];
   /** The only way to fetch a URL (SSRF guard, limits, signed webhooks). */
   egress: Egress;
   /** Quota reservations for batches, key usage. */
@@ -91,6 +93,20 @@ export interface Services {
   blobs: BlobStore;
   /** Durable timed work: jobs, timers, expiries, watch checks, webhook deliveries. */
   scheduler: Scheduler;
+}
+
+/**
+ * A REST route as a capability may describe it: method and path to a tool. The REST adapter's route tables
+ * (rest/) satisfy it; capabilities read them through `services.restBindings`, never from rest/ or src/http.
+ */
+export interface RestBinding {
+  method: string;
+  /** OpenAPI-style path, e.g. `/agents/{handle}`. */
+  path: string;
+  /** The tool, or a path parameter naming it, limited to the tools `admits` accepts. */
+  tool: string | { param: string; admits: (tool: Tool) => boolean };
+  /** Kept out of public descriptions (internal aliases). */
+  hidden?: boolean;
 }
 
 export interface ToolContext {

@@ -1,9 +1,7 @@
 // What the assistant knows: every reachable tool (name, description, how to call it over REST and MCP,
 // price) and the protocol endpoints, in one BM25 index built once per gateway. Ranking is deterministic.
-import { routes } from '../../rest/index.js';
-import type { Route } from '../../src/http/route.js';
 import { stem, terms, TextIndex } from '../../src/llm/text-index.js';
-import type { Tool, ToolContext } from '../../src/registry/types.js';
+import type { RestBinding, Tool, ToolContext } from '../../src/registry/types.js';
 import { priceOf } from '../access/catalog.js';
 import { ENDPOINTS } from './endpoints.js';
 
@@ -121,12 +119,12 @@ export function summary(text: string): string {
 }
 
 /** "METHOD /path" of the REST route serving each tool (the first one when several do). */
-function restPaths(tools: Tool[]): Map<string, string> {
+function restPaths(bindings: readonly RestBinding[], tools: Tool[]): Map<string, string> {
   const out = new Map<string, string>();
-  const add = (name: string, r: Route, path: string) => {
+  const add = (name: string, r: RestBinding, path: string) => {
     if (!out.has(name)) out.set(name, `${r.method} ${path}`);
   };
-  for (const r of routes) {
+  for (const r of bindings) {
     if (r.hidden) continue;
     if (typeof r.tool === 'string') add(r.tool, r, r.path);
     else for (const t of tools) if (r.tool.admits(t)) add(t.name, r, r.path.replace(`{${r.tool.param}}`, t.name));
@@ -137,7 +135,7 @@ function restPaths(tools: Tool[]): Map<string, string> {
 function build(ctx: ToolContext): Catalog {
   const base = ctx.config.baseUrl;
   const tools = ctx.services.listTools().filter((t) => !HIDDEN_TOOLSETS.has(t.toolset));
-  const rest = restPaths(tools);
+  const rest = restPaths(ctx.services.restBindings, tools);
   const byId = new Map<string, Capability>();
   const toolsets = new Map<string, Tool[]>();
   const docs = [];
