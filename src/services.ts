@@ -18,7 +18,7 @@ import { Bus } from './bus.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { FsBlobStore } from './blobs/blob-store.js';
 import type { Registry } from './registry/registry.js';
-import type { AgentRef, RestBinding, Services } from './registry/types.js';
+import type { AgentRef, RestBinding, Services, WorkerContext } from './registry/types.js';
 import type { Db } from './store/db.js';
 import { installPepper } from './store/settings.js';
 
@@ -69,10 +69,10 @@ export async function buildInfrastructure(o: {
     payments,
     bus: new Bus(),
     blobs: new FsBlobStore(path.join(config.dataDir, 'blobs')),
-    scheduler: undefined as unknown as Scheduler,
+    scheduler: undefined as unknown as Scheduler<WorkerContext>,
   };
   // The scheduler runs work with the same services it is part of.
-  services.scheduler = new Scheduler({ db, clock, config, log, services });
+  services.scheduler = new Scheduler<WorkerContext>({ db, clock, config, log, services });
   return {
     services,
     resolver,

@@ -1,8 +1,9 @@
 // Background work that belongs to an area (fact extraction, expiry sweeps…): started with the gateway,
 // stopped before the database closes.
-import type { ToolContext } from './registry/types.js';
+import type { WorkerContext } from './registry/types.js';
 
-export type WorkerContext = Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal'>;
+// Defined beside the tool context it is cut from (the scheduler's type names it there); workers import it here.
+export type { WorkerContext } from './registry/types.js';
 
 export interface Worker {
   name: string;

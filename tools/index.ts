@@ -1,6 +1,6 @@
 // Every tool of the gateway. Adding a capability = one module here + its REST routes in rest/.
 import type { Tool } from '../src/registry/types.js';
-import type { Worker } from '../src/workers.js';
+import type { Worker, WorkerContext } from '../src/workers.js';
 import type { WorkKind } from '../src/scheduler/scheduler.js';
 import { accessTools } from './access/index.js';
 import { artifactTools, createArtifactWorkers } from './artifacts/index.js';
@@ -34,4 +34,4 @@ export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ..
 export const createWorkers = (): Worker[] => [...createMemoryWorkers(), ...createArtifactWorkers(), ...createWallWorkers(), ...createXpWorkers()];
 
 /** Kinds of durable work the scheduler runs, fresh for each gateway. */
-export const createWorkKinds = (): WorkKind[] => [webhookKind, jobKind, handoffExpiryKind, watchCheckKind];
+export const createWorkKinds = (): WorkKind<WorkerContext>[] => [webhookKind, jobKind, handoffExpiryKind, watchCheckKind];

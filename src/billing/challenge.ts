@@ -4,14 +4,14 @@ import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import type { X402Config } from '../config.js';
 import { GatewayError } from '../errors.js';
-import type { Tool, Transport } from '../registry/types.js';
+import type { PricedTool, Transport } from '../registry/call-types.js';
 import { toAtomicUnits } from './price.js';
 
 export interface PaymentSettings extends X402Config {
   payTo: string;
 }
 
-export function requirementsFor(tool: Tool, s: PaymentSettings): PaymentRequirements {
+export function requirementsFor(tool: PricedTool, s: PaymentSettings): PaymentRequirements {
   if (!tool.price) throw new Error(`tool ${tool.name} has no price`);
   return {
     scheme: 'exact',
@@ -25,10 +25,10 @@ export function requirementsFor(tool: Tool, s: PaymentSettings): PaymentRequirem
 }
 
 /** Where the paid resource lives: the REST URL, or `mcp://tool/<name>` over MCP. */
-export const resourceUrl = (tool: Tool, transport: Transport, baseUrl: string): string =>
+export const resourceUrl = (tool: PricedTool, transport: Transport, baseUrl: string): string =>
   transport === 'mcp' ? `mcp://tool/${tool.name}` : `${baseUrl}/tools/${tool.name}`;
 
-export function paymentRequired(tool: Tool, s: PaymentSettings, url: string, error: string): PaymentRequired {
+export function paymentRequired(tool: PricedTool, s: PaymentSettings, url: string, error: string): PaymentRequired {
   return {
     x402Version: 2,
     error,

@@ -1,8 +1,7 @@
 // The charge step for paid tools: a valid API key with quota left pays with one unit; otherwise an x402
 // payment (or agent credits) pays; otherwise 402 with the challenge.
 import type { Clock } from '../clock.js';
-import type { Charge, ChargeStep } from '../registry/registry.js';
-import type { CallMeta, Caller, Tool } from '../registry/types.js';
+import type { CallMeta, Caller, Charge, ChargeStep, PricedTool } from '../registry/call-types.js';
 import { paymentRequired, paymentRequiredError, resourceUrl, type PaymentSettings } from './challenge.js';
 import type { ApiKey, KeyService } from './keys.js';
 import { rateLimitHeaders, type Quota, type QuotaState } from './quota.js';
@@ -17,7 +16,7 @@ export interface Prepaid {
 /** Pays for a call by other means than a key (x402, credits); filled in by the payment issue. */
 export interface PaymentMethod {
   /** Returns a charge when this method applies to the caller, null when it does not. */
-  begin(tool: Tool, caller: Caller, meta: CallMeta, settings: PaymentSettings): Promise<Charge | null>;
+  begin(tool: PricedTool, caller: Caller, meta: CallMeta, settings: PaymentSettings): Promise<Charge | null>;
 }
 
 const free: Charge = { commit: async () => undefined, release: async () => undefined };
@@ -37,7 +36,7 @@ export class Billing implements ChargeStep {
     this.methods.push(m);
   }
 
-  async begin(tool: Tool, caller: Caller, meta: CallMeta): Promise<Charge> {
+  async begin(tool: PricedTool, caller: Caller, meta: CallMeta): Promise<Charge> {
     const prepaid = caller.billing?.prepaid as Prepaid | undefined;
     if (prepaid && (prepaid.left.get(tool.name) ?? 0) > 0) {
       prepaid.left.set(tool.name, prepaid.left.get(tool.name)! - 1);

@@ -5,8 +5,7 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import * as store from '../store/credits.js';
-import type { Charge } from '../registry/registry.js';
-import type { CallMeta, Caller, Price, Tool } from '../registry/types.js';
+import type { CallMeta, Caller, Charge, Price, PricedTool } from '../registry/call-types.js';
 import { newId } from '../auth/secrets.js';
 import type { PaymentMethod } from './charge.js';
 import { paymentRequired, paymentRequiredError, resourceUrl, type PaymentSettings } from './challenge.js';
@@ -36,7 +35,7 @@ export class CreditsPayment implements PaymentMethod {
     private readonly baseUrl: () => string,
   ) {}
 
-  async begin(tool: Tool, caller: Caller, meta: CallMeta, settings: PaymentSettings): Promise<Charge | null> {
+  async begin(tool: PricedTool, caller: Caller, meta: CallMeta, settings: PaymentSettings): Promise<Charge | null> {
     const c = caller.credentials;
     const agent = caller.agent;
     if (!agent || !tool.price || c.apiKey || c.paymentSignature || c.xPayment) return null;

@@ -4,20 +4,8 @@ import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { GatewayError, toGatewayError, validationError, type ValidationIssue } from '../errors.js';
 import { unknownFields } from './closed-objects.js';
+import type { Charge, ChargeStep } from './call-types.js';
 import type { AgentRef, CallMeta, CallOptions, Caller, Credentials, Tool, ToolContext } from './types.js';
-
-/** The billing step for `paid` tools (filled in by src/billing). */
-export interface ChargeStep {
-  /** Reserves payment before the handler runs; throws payment_required (402) when there is none. */
-  begin(tool: Tool, caller: Caller, meta: CallMeta): Promise<Charge>;
-}
-
-export interface Charge {
-  /** The handler succeeded: commit (count quota, settle payment) and add receipt headers to `meta`. */
-  commit(meta: CallMeta): Promise<void>;
-  /** The handler failed: release what `begin` reserved. */
-  release(): Promise<void>;
-}
 
 export interface CallEvent {
   tool: Tool;

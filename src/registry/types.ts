@@ -13,45 +13,12 @@ import type { Bus } from '../bus.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Content } from '../blobs/content.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
+import type { AgentRef, CallMeta, Caller, Credentials, Price, Transport } from './call-types.js';
+
+// The call's own vocabulary lives in call-types.ts, which billing builds on; it stays importable from here.
+export type { AgentRef, CallMeta, Caller, Credentials, Price, Transport } from './call-types.js';
 
 export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
-
-export type Transport = 'rest' | 'mcp' | 'a2a' | 'chat' | 'batch' | 'internal';
-
-/** Raw credentials as an adapter found them; the pipeline resolves them. */
-export interface Credentials {
-  bearer?: string;
-  apiKey?: string;
-  /** x402 v2 `PAYMENT-SIGNATURE` (base64 JSON). */
-  paymentSignature?: string;
-  /** Legacy x402 v1 `X-PAYMENT`. */
-  xPayment?: string;
-  /** `X-Operator-Token`, for operator-only actions. */
-  operatorToken?: string;
-  /** Client address, for anonymous rate limits and provenance. */
-  ip: string;
-  transport: Transport;
-}
-
-export interface AgentRef {
-  id: string;
-  handle: string;
-}
-
-/** Who is calling, once credentials are checked. */
-export interface Caller {
-  agent: AgentRef | null;
-  /** True when a bearer was sent but matched no agent. */
-  badBearer: boolean;
-  credentials: Credentials;
-  /** Filled by the billing step for metered calls (key, quota). */
-  billing?: Record<string, unknown>;
-}
-
-export interface Price {
-  /** Decimal US dollars, e.g. "0.001". */
-  usd: string;
-}
 
 export interface ToolAnnotations {
   title?: string;
@@ -59,13 +26,6 @@ export interface ToolAnnotations {
   destructiveHint?: boolean;
   idempotentHint?: boolean;
   openWorldHint?: boolean;
-}
-
-/** What a call may add beside its result: headers (REST) that MCP carries in `_meta`. */
-export interface CallMeta {
-  headers: Record<string, string>;
-  /** Structured extras for `_meta` (e.g. payment receipts). */
-  meta: Record<string, unknown>;
 }
 
 /** Infrastructure a handler can reach besides the database. Later areas add members here. */
@@ -92,7 +52,7 @@ export interface Services {
   /** Content-addressed bytes (artifacts, bundles, snapshots). */
   blobs: BlobStore;
   /** Durable timed work: jobs, timers, expiries, watch checks, webhook deliveries. */
-  scheduler: Scheduler;
+  scheduler: Scheduler<WorkerContext>;
 }
 
 /**
@@ -123,6 +83,9 @@ export interface ToolContext {
   /** Raw request bytes a REST route accepted instead of a JSON body (artifact uploads); never over MCP or A2A. */
   upload?: Upload;
 }
+
+/** What background work (area workers, scheduled work kinds) runs with: a tool's context without a call. */
+export type WorkerContext = Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal'>;
 
 export interface Upload {
   /** The body, hashed on arrival and kept in the chunks it came in. */

@@ -4,22 +4,33 @@
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import cron from 'node-cron';
-import type { Queryable } from '../store/db.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { Db, Queryable } from '../store/db.js';
 import * as store from '../store/work-items.js';
-import type { WorkerContext } from '../workers.js';
 
 /** What a work item asks for when it ran: nothing more (done), or to run again at `next`. */
 export type WorkOutcome = void | { next: number };
 
-export interface WorkKind {
+/**
+ * What the scheduler itself uses of the context it runs work with. Work kinds get the whole context `C` (the
+ * gateway's WorkerContext): the scheduler is generic in it, so it needs nothing from the registry that names it.
+ */
+export interface SchedulerContext {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+}
+
+export interface WorkKind<C extends SchedulerContext> {
   kind: string;
   /** How long one run may hold its lease before another process may take the item over. */
   leaseMs: number;
   /** Attempts before giving up (a thrown error counts as a failed attempt). */
   maxAttempts: number;
-  run(ref: string, ctx: WorkerContext, attempt: number): Promise<WorkOutcome>;
+  run(ref: string, ctx: C, attempt: number): Promise<WorkOutcome>;
   /** Called once when the item fails its last attempt. */
-  giveUp?(ref: string, error: string, ctx: WorkerContext): Promise<void>;
+  giveUp?(ref: string, error: string, ctx: C): Promise<void>;
 }
 
 export interface SchedulerOptions {
@@ -32,9 +43,9 @@ export interface SchedulerOptions {
 /** Exponential backoff with full jitter: 1 s, 2 s, 4 s … capped at 10 minutes. */
 export const backoffMs = (attempt: number, random = Math.random): number => Math.floor(random() * Math.min(600_000, 1000 * 2 ** attempt)) + 250;
 
-export class Scheduler {
+export class Scheduler<C extends SchedulerContext> {
   readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly kinds = new Map<string, WorkKind>();
+  private readonly kinds = new Map<string, WorkKind<C>>();
   private task: ReturnType<typeof cron.schedule> | null = null;
   private running: Promise<number> | null = null;
   private again = false;
@@ -42,11 +53,11 @@ export class Scheduler {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
-    private readonly ctx: WorkerContext,
+    private readonly ctx: C,
     private readonly opts: SchedulerOptions = {},
   ) {}
 
-  register(kind: WorkKind): void {
+  register(kind: WorkKind<C>): void {
     this.kinds.set(kind.kind, kind);
   }
 

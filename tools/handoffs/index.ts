@@ -165,7 +165,7 @@ export const handoffReject = defineTool({
   },
 });
 
-export const handoffExpiryKind: WorkKind = {
+export const handoffExpiryKind: WorkKind<WorkerContext> = {
   kind: 'handoff_expiry',
   leaseMs: 60_000,
   maxAttempts: 5,

@@ -154,7 +154,7 @@ async function finish(ctx: WorkerContext, j: store.JobRow, status: 'succeeded' |
   if (changed) ctx.services.bus.emit('job:updated', { jobId: j.id, status });
 }
 
-export const jobKind: WorkKind = {
+export const jobKind: WorkKind<WorkerContext> = {
   kind: 'job',
   leaseMs: 5 * 60_000,
   maxAttempts: JOB_ATTEMPTS,

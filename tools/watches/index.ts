@@ -225,6 +225,6 @@ async function check(ref: string, ctx: WorkerContext): Promise<{ next: number } 
   return { next: now + interval };
 }
 
-export const watchCheckKind: WorkKind = { kind: 'watch_check', leaseMs: 2 * 60_000, maxAttempts: 3, run: (ref, ctx) => check(ref, ctx) };
+export const watchCheckKind: WorkKind<WorkerContext> = { kind: 'watch_check', leaseMs: 2 * 60_000, maxAttempts: 3, run: (ref, ctx) => check(ref, ctx) };
 
 export const watchTools = [watchCreate, watchList, watchGet, watchDelete, watchRenew];

@@ -40,7 +40,7 @@ export async function deliveriesOf(ctx: Pick<ToolContext, 'db'>, source: string,
   }));
 }
 
-export const webhookKind: WorkKind = {
+export const webhookKind: WorkKind<WorkerContext> = {
   kind: 'webhook',
   leaseMs: 60_000,
   maxAttempts: WEBHOOK_ATTEMPTS,

@@ -8,8 +8,7 @@ import type { Hex } from 'viem';
 import { newId } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../log.js';
-import type { Charge } from '../../registry/registry.js';
-import type { CallMeta, Caller, Tool } from '../../registry/types.js';
+import type { CallMeta, Caller, Charge, PricedTool } from '../../registry/call-types.js';
 import type { Db } from '../../store/db.js';
 import * as ledger from '../../store/x402-ledger.js';
 import { paymentRequired, requirementsFor, resourceUrl, type PaymentSettings } from '../challenge.js';
@@ -48,7 +47,7 @@ interface Claimed {
   id: string;
   d: DecodedPayment;
   req: PaymentRequirements;
-  tool: Tool;
+  tool: PricedTool;
   settings: PaymentSettings;
   url: string;
   value: bigint;
@@ -62,7 +61,7 @@ const toSafeNumber = (n: bigint): number => (n > BigInt(Number.MAX_SAFE_INTEGER)
 export class X402Method implements PaymentMethod {
   constructor(private readonly deps: X402MethodDeps) {}
 
-  async begin(tool: Tool, caller: Caller, meta: CallMeta, settings: PaymentSettings): Promise<Charge | null> {
+  async begin(tool: PricedTool, caller: Caller, meta: CallMeta, settings: PaymentSettings): Promise<Charge | null> {
     const c = caller.credentials;
     if (c.paymentSignature === undefined && c.xPayment === undefined) return null;
     const started = performance.now();

@@ -1,0 +1,67 @@
+// The vocabulary of one call, shared by the registry's pipeline and the billing step it calls: who is calling
+// and how, what a call carries back besides its result, and the charge-step contract. It imports nothing, so
+// billing builds on it while the registry's tool context (types.ts) names billing's services without a cycle.
+
+export type Transport = 'rest' | 'mcp' | 'a2a' | 'chat' | 'batch' | 'internal';
+
+/** Raw credentials as an adapter found them; the pipeline resolves them. */
+export interface Credentials {
+  bearer?: string;
+  apiKey?: string;
+  /** x402 v2 `PAYMENT-SIGNATURE` (base64 JSON). */
+  paymentSignature?: string;
+  /** Legacy x402 v1 `X-PAYMENT`. */
+  xPayment?: string;
+  /** `X-Operator-Token`, for operator-only actions. */
+  operatorToken?: string;
+  /** Client address, for anonymous rate limits and provenance. */
+  ip: string;
+  transport: Transport;
+}
+
+export interface AgentRef {
+  id: string;
+  handle: string;
+}
+
+/** Who is calling, once credentials are checked. */
+export interface Caller {
+  agent: AgentRef | null;
+  /** True when a bearer was sent but matched no agent. */
+  badBearer: boolean;
+  credentials: Credentials;
+  /** Filled by the billing step for metered calls (key, quota). */
+  billing?: Record<string, unknown>;
+}
+
+export interface Price {
+  /** Decimal US dollars, e.g. "0.001". */
+  usd: string;
+}
+
+/** What a call may add beside its result: headers (REST) that MCP carries in `_meta`. */
+export interface CallMeta {
+  headers: Record<string, string>;
+  /** Structured extras for `_meta` (e.g. payment receipts). */
+  meta: Record<string, unknown>;
+}
+
+/** What the charge step needs of a tool: a paid call is charged for its name at its price. */
+export interface PricedTool {
+  name: string;
+  description: string;
+  price: Price | null;
+}
+
+/** The billing step for `paid` tools (filled in by src/billing). */
+export interface ChargeStep {
+  /** Reserves payment before the handler runs; throws payment_required (402) when there is none. */
+  begin(tool: PricedTool, caller: Caller, meta: CallMeta): Promise<Charge>;
+}
+
+export interface Charge {
+  /** The handler succeeded: commit (count quota, settle payment) and add receipt headers to `meta`. */
+  commit(meta: CallMeta): Promise<void>;
+  /** The handler failed: release what `begin` reserved. */
+  release(): Promise<void>;
+}
