@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { CallMeta, Caller, Charge, ChargeStep, PricedTool } from '../registry/call-types.js';
 import { paymentRequired, paymentRequiredError, resourceUrl, type PaymentSettings } from './challenge.js';
 import type { ApiKey, KeyService } from './keys.js';
+import { PurchasedUnits } from './purchased-units.js';
 import { rateLimitHeaders, type Quota, type QuotaState } from './quota.js';
 
 /** Units a batch reserved up front, spent by its calls without another database write each. */
@@ -43,6 +44,11 @@ export class Billing implements ChargeStep {
       Object.assign(meta.headers, rateLimitHeaders(prepaid.key, prepaid.state));
       return { commit: async () => undefined, release: async () => void prepaid.left.set(tool.name, prepaid.left.get(tool.name)! + 1) };
     }
+    const bought = caller.billing?.purchased;
+    if (bought instanceof PurchasedUnits) {
+      const unit = bought.take(tool.name);
+      if (unit) return unit;
+    }
     let reason = 'Payment required: send X-API-Key (free keys: POST /keys/issue) or pay per call with x402 (PAYMENT-SIGNATURE).';
     const presented = caller.credentials.apiKey;
     if (presented) {
@@ -59,6 +65,14 @@ export class Billing implements ChargeStep {
             : `This ${key.tier} key's monthly allowance for ${tool.name} is used up; pay per call with x402 above it.`;
       }
     }
+    return this.purchase(tool, caller, meta, reason);
+  }
+
+  /**
+   * Pays for `tool` by a payment method (x402, credits), or throws 402 with its challenge saying `reason`: a
+   * call no key covers, or a batch bought as one (a tool priced as the sum of its paid calls).
+   */
+  async purchase(tool: PricedTool, caller: Caller, meta: CallMeta, reason: string): Promise<Charge> {
     const settings = this.settings();
     for (const m of this.methods) {
       const charge = await m.begin(tool, caller, meta, settings);

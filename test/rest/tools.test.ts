@@ -135,14 +135,31 @@ describe('POST /batch', () => {
     expect(r.body).toMatchObject({ succeeded: 1, failed: 1, not_run: 1 });
   });
 
-  it('refuses more than 20 calls with 422, and no key means 402 per paid item', async () => {
+  it('refuses more than 20 calls with 422', async () => {
     const calls = Array.from({ length: 21 }, () => ({ tool: 'slugify', input: { text: 'x' } }));
     const r = await api(gw.url, 'POST', '/batch', { body: { calls } });
     expect(r.status).toBe(422);
     expect(r.body.detail[0].loc).toEqual(['body', 'calls']);
-    const anon = await api(gw.url, 'POST', '/batch', { body: { calls: [{ tool: 'base_convert', input: convert }, { tool: 'uuid', input: {} }] } });
-    expect(anon.body.results[0].error.code).toBe('payment_required');
-    expect(anon.body.results[1].error).toBeNull();
+  });
+
+  it('without a key, a batch with paid calls is one 402 with the x402 challenge for their summed price', async () => {
+    const calls = [{ tool: 'base_convert', input: convert }, { tool: 'uuid', input: {} }, { tool: 'card_brand', input: { number: '4111 1111 1111 1111' } }];
+    const anon = await api(gw.url, 'POST', '/batch', { body: { calls } });
+    expect(anon.status).toBe(402);
+    const pr = decodePaymentRequiredHeader(anon.headers.get('payment-required')!);
+    expect(anon.body).toEqual(pr);
+    expect(pr).toMatchObject({ x402Version: 2, resource: { url: `${gw.url}/batch` } });
+    // Two paid calls at $0.001 each; the free utility costs nothing.
+    expect(pr.accepts).toHaveLength(1);
+    expect(pr.accepts[0]).toMatchObject({ scheme: 'exact', amount: '2000' });
+    expect(pr.error).toMatch(/2 paid calls cost \$0\.002 together/);
+    const badKey = await api(gw.url, 'POST', '/batch', { headers: { 'x-api-key': 'agk_live_not_a_key' }, body: { calls } });
+    expect(badKey.status).toBe(402);
+    expect(badKey.body.error).toMatch(/API key is not valid/);
+    // Only free calls: no payment needed.
+    const free = await api(gw.url, 'POST', '/batch', { body: { calls: [{ tool: 'uuid', input: {} }] } });
+    expect(free.status).toBe(200);
+    expect(free.body.results[0].error).toBeNull();
   });
 });
 

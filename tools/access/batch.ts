@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { GatewayError, toGatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { Tool } from '../../src/registry/types.js';
-import { rateLimitHeaders } from '../../src/billing/quota.js';
+import { payForBatch } from './batch-payment.js';
 
 export const BATCH_MAX = 20;
 
@@ -36,7 +36,9 @@ export const batch = defineTool({
   description:
     `Runs up to ${BATCH_MAX} calculator or toolbelt calls in order and returns one item per call: {tool, result, error} ` +
     'with the other field null. A failing item does not stop the rest unless stop_on_error is true; then the ' +
-    'remaining items are reported with error.code "not_run". Each paid call costs 1 unit of the key\'s monthly quota.',
+    'remaining items are reported with error.code "not_run". Each paid call costs 1 unit of the key\'s monthly quota ' +
+    "(or is paid from the agent's credits). Without a key or credits the batch is bought as one: 402 with the x402 " +
+    'challenge for the sum of its paid calls; a PAYMENT-SIGNATURE for that sum pays it, settled when at least one paid call succeeded.',
   input: z.object({
     calls: z.array(Call).min(1).max(BATCH_MAX).describe(`The calls, at most ${BATCH_MAX}.`),
     stop_on_error: z.boolean().default(false).describe('Stop at the first failing call.'),
@@ -46,10 +48,7 @@ export const batch = defineTool({
   handler: async (input, ctx) => {
     const started = performance.now();
     const tools = input.calls.map((c) => ctx.services.listTools().find((t) => t.name === c.tool && batchable(t)));
-    const paid = tools.filter((t): t is Tool => t?.auth === 'paid').map((t) => t.name);
-    const prepaid = await ctx.services.billing.reserve(ctx.caller, paid);
-    const caller = ctx.caller;
-    if (prepaid) caller.billing = { ...caller.billing, prepaid };
+    const payment = await payForBatch(ctx, batch, tools.filter((t): t is Tool => t?.auth === 'paid'));
     const results: { tool: string; result: unknown; error: ItemError | null }[] = [];
     let stopped = false;
     try {
@@ -67,13 +66,11 @@ export const batch = defineTool({
           if (input.stop_on_error) stopped = true;
         }
       }
-    } finally {
-      if (prepaid) {
-        delete caller.billing?.prepaid;
-        const returned = await ctx.services.billing.settleReservation(prepaid);
-        Object.assign(ctx.meta.headers, rateLimitHeaders(prepaid.key, { ...prepaid.state, remaining: prepaid.state.remaining + returned }));
-      }
+    } catch (err) {
+      await payment.abort();
+      throw err;
     }
+    await payment.finish();
     const failed = results.filter((r) => r.error && r.error.code !== 'not_run').length;
     return {
       results,
