@@ -5,7 +5,7 @@ const bodyOnly = (p: { body: unknown }) => p.body ?? {};
 export const accessRoutes: Route[] = [
   route('GET', '/tools', 'tools_catalog', { summary: 'Calculator catalogue (not the full tool surface)' }),
   route('POST', '/tools/{name}', { param: 'name', admits: (t) => t.expose.catalog }, { input: bodyOnly, summary: 'Call a calculator' }),
-  route('POST', '/batch', 'batch', { summary: 'Up to 20 calls in order' }),
+  route('POST', '/batch', 'batch', { payable: true, summary: 'Up to 20 calls in order (paid calls: X-API-Key, or x402 for their summed price)' }),
   route('GET', '/toolbelt', 'toolbelt_index', { summary: 'Free instant utilities' }),
   route('POST', '/toolbelt', 'toolbelt_run', { input: 'body', summary: 'Run a utility named in the body ({name, input}); no name: the index' }),
   route('GET', '/toolbelt/{name}', { param: 'name', admits: (t) => t.toolset === 'toolbelt' }, { input: (p) => p.query, summary: 'Run a utility (query input)' }),

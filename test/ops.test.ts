@@ -41,6 +41,8 @@ describe('GET /openapi.json', () => {
     expect(reg.requestBody.content['application/json'].schema.properties.handle.type).toBe('string');
     expect(reg.requestBody.content['application/json'].schema.required).toContain('handle');
     expect(reg.requestBody.content['*/*']).toBeUndefined();
+    // Unknown body fields answer 422, and the schema says so.
+    expect(reg.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
     // POST /artifacts also takes the raw bytes as its body.
     expect(doc.paths['/artifacts'].post.requestBody.content['*/*'].schema).toEqual({ type: 'string', format: 'binary' });
     const del = doc.paths['/agents/{handle}'].delete;

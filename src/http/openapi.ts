@@ -25,7 +25,19 @@ const INFRA: { method: string; path: string; summary: string; tag: string }[] = 
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
-function security(tool: Tool): Json[] | undefined {
+/** The headers a payable operation takes: an API key, or an x402 payment (v2, or the legacy v1 header). */
+const PAYMENT_HEADERS: Json[] = [
+  { name: 'X-API-Key', in: 'header', required: false, schema: { type: 'string' }, description: 'API key (free keys: POST /keys/issue); a valid key with quota left pays.' },
+  { name: 'PAYMENT-SIGNATURE', in: 'header', required: false, schema: { type: 'string' }, description: 'x402 v2 payment payload (base64 JSON) answering the 402 challenge.' },
+  { name: 'X-PAYMENT', in: 'header', required: false, deprecated: true, schema: { type: 'string' }, description: 'Legacy x402 v1 payment payload (base64 JSON).' },
+];
+
+/** Paid tools, and routes that can be paid although their tool is free to call (a batch of paid calls). */
+const payable = (route: Route, tool: Tool): boolean => tool.auth === 'paid' || route.payable === true;
+
+function security(route: Route, tool: Tool): Json[] | undefined {
+  // A batch of free calls needs no credential at all.
+  if (tool.auth !== 'paid' && route.payable) return [{ apiKey: [] }, { x402: [] }, { bearerAuth: [] }, {}];
   switch (tool.auth) {
     case 'owner':
       return [{ bearerAuth: [] }];
@@ -51,12 +63,12 @@ function responses(route: Route, tool: Tool): Json {
     out['401'] = { description: 'Missing credentials', content: { 'application/json': { schema: ERROR_REF } } };
     out['403'] = { description: 'Wrong credentials or another handle', content: { 'application/json': { schema: ERROR_REF } } };
   }
-  if (tool.auth === 'paid') out['402'] = { description: 'Payment required (x402 v2 challenge)' };
+  if (payable(route, tool)) out['402'] = { description: 'Payment required (x402 v2 challenge)' };
   return out;
 }
 
 function operation(route: Route, tool: Tool, operationId: string, payments?: PaymentSettings): Json {
-  const schema = tool.inputJsonSchema as { properties?: Record<string, Json>; required?: string[] };
+  const schema = tool.inputJsonSchema as { properties?: Record<string, Json>; required?: string[]; additionalProperties?: unknown };
   const props = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
   const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -72,21 +84,34 @@ function operation(route: Route, tool: Tool, operationId: string, payments?: Pay
     responses: responses(route, tool),
   };
   if (route.method === 'GET' || route.method === 'DELETE') {
-    for (const [name, s] of rest) parameters.push({ name, in: 'query', required: required.has(name), schema: s });
+    // A field the spec names differently is documented under the spec's name; the field's own name stays an alias.
+    const aliasOf = new Map(Object.entries(route.queryAliases ?? {}).map(([alias, field]) => [field, alias]));
+    for (const [name, s] of rest) {
+      const alias = aliasOf.get(name);
+      if (!alias) {
+        parameters.push({ name, in: 'query', required: required.has(name), schema: s });
+        continue;
+      }
+      parameters.push({ name: alias, in: 'query', required: required.has(name), schema: s });
+      parameters.push({ name, in: 'query', required: false, deprecated: true, description: `Same as ${alias} (${alias} wins when both are sent).`, schema: s });
+    }
   } else if (rest.length > 0 || typeof route.input === 'function') {
     const bodyRequired = rest.filter(([n]) => required.has(n)).map(([n]) => n);
+    // Unknown body fields answer 422 wherever the tool declares its fields.
+    const closed = schema.additionalProperties === false ? { additionalProperties: false } : {};
     op.requestBody = {
       required: bodyRequired.length > 0,
       content: {
         'application/json': {
-          schema: { type: 'object', properties: Object.fromEntries(rest), ...(bodyRequired.length ? { required: bodyRequired } : {}) },
+          schema: { type: 'object', properties: Object.fromEntries(rest), ...(bodyRequired.length ? { required: bodyRequired } : {}), ...closed },
         },
         // An upload route also takes the bytes themselves (any other type); its other fields then go in the query.
         ...(route.upload ? { '*/*': { schema: { type: 'string', format: 'binary' } } } : {}),
       },
     };
   }
-  const sec = security(tool);
+  if (payable(route, tool)) parameters.push(...PAYMENT_HEADERS);
+  const sec = security(route, tool);
   if (sec) op.security = sec;
   if (tool.price) op['x-price'] = { usd: tool.price.usd };
   if (tool.price && payments) op['x-payment-info'] = paymentInfo(tool, payments);

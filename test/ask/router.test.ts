@@ -207,4 +207,16 @@ describe('/ask', () => {
     const doc = await api(gw.url, 'GET', '/openapi.json');
     expect(Object.keys(doc.body.paths['/ask'])).toEqual(expect.arrayContaining(['get', 'post']));
   });
+
+  it('documents GET /ask with the spec\'s parameter q (query stays a deprecated alias), and q wins when both are sent', async () => {
+    const params = (await api(gw.url, 'GET', '/openapi.json')).body.paths['/ask'].get.parameters as { name: string; in: string; required: boolean; deprecated?: boolean; schema: { type: string } }[];
+    const q = params.find((p) => p.name === 'q');
+    expect(q).toMatchObject({ in: 'query', required: false, schema: { type: 'string' } });
+    expect(q!.deprecated).toBeUndefined();
+    expect(params.find((p) => p.name === 'query')).toMatchObject({ in: 'query', deprecated: true });
+    expect(params.findIndex((p) => p.name === 'q')).toBeLessThan(params.findIndex((p) => p.name === 'query'));
+    const both = await api(gw.url, 'GET', `/ask?query=${encodeURIComponent('what is the weather')}&q=${encodeURIComponent('how do I decode a jwt?')}`);
+    expect(both.body.query).toBe('how do I decode a jwt?');
+    expect(both.body.results[0].name).toBe('jwt_decode');
+  });
 });

@@ -47,6 +47,23 @@ describe('GET /.well-known/x402', () => {
     expect(spec.paths['/.well-known/x402'].get).toBeDefined();
     expect(spec.paths['/agents/register']?.post?.['x-payment-info']).toBeUndefined();
   });
+
+  it('declares the X-API-Key, PAYMENT-SIGNATURE and legacy X-PAYMENT headers on the payable operations only', async () => {
+    const spec = (await api(gw.url, 'GET', '/openapi.json')).body;
+    const headersOf = (op: { parameters: { name: string; in: string; deprecated?: boolean }[] }) => op.parameters.filter((p) => p.in === 'header');
+    for (const path of ['/tools/base_convert', '/tools/rate_limit', '/batch']) {
+      const op = spec.paths[path].post;
+      expect(headersOf(op).map((p) => p.name), path).toEqual(['X-API-Key', 'PAYMENT-SIGNATURE', 'X-PAYMENT']);
+      expect(headersOf(op).find((p) => p.name === 'X-PAYMENT')!.deprecated, path).toBe(true);
+      expect(op.responses['402'], path).toBeDefined();
+    }
+    // A batch of free calls needs no credential: its security allows none.
+    expect(spec.paths['/batch'].post.security).toContainEqual({});
+    for (const [path, method] of [['/toolbelt/uuid', 'post'], ['/agents/register', 'post'], ['/wall', 'get']]) {
+      expect(headersOf(spec.paths[path][method]), path).toEqual([]);
+      expect(spec.paths[path][method].responses['402'], path).toBeUndefined();
+    }
+  });
 });
 
 describe('payments refused while decoding', () => {
