@@ -1,0 +1,81 @@
+// The layers and their dependency rules (docs/architecture.md, "Layers and dependency rules" says the same in
+// prose). test/architecture.test.ts runs them in `npm test` over the whole tree, type-only imports included.
+// It hands dependency-cruiser the import graph as the TypeScript 7 compiler parses it (dependency-cruiser 17
+// cannot parse TypeScript without the TypeScript ≤6 compiler API, swc or babel), so `npx depcruise` on the
+// sources finds nothing; every import reaches the rules as a plain import, and packages are left out. The
+// mirror names modules .js, as the imports do, so a pattern naming one file accepts both (`\\.[jt]s$`).
+
+/** The composition root: builds everything and wires it together. */
+const ROOT = '^src/(app|main)\\.[jt]s$';
+/** Adapters: the HTTP front and REST route tables, MCP, A2A, the OpenAI-compatible chat endpoint. */
+const ADAPTERS = '^(src/(http|mcp|a2a|openai)/|rest/)';
+/** Capabilities: tools, MCP resources and prompts. */
+const CAPABILITIES = '^(tools|resources|prompts)/';
+/** Presentation an adapter may borrow from a capability: rest/onboarding.ts renders the onboarding pages with it. */
+const PRESENTATION = '^tools/onboarding/pages\\.[jt]s$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycle, type-only imports included: move the shared type to the module that owns it.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-not-to-outer-layers',
+      severity: 'error',
+      comment: 'Core (src/ but the adapters and the composition root) imports neither capabilities nor adapters.',
+      from: { path: '^src/', pathNot: [ROOT, ADAPTERS] },
+      to: { path: [CAPABILITIES, ADAPTERS] },
+    },
+    {
+      name: 'capability-not-to-adapter',
+      severity: 'error',
+      comment: 'A capability never imports an adapter, not even a type: it sees a request as its input and ctx.',
+      from: { path: CAPABILITIES },
+      to: { path: ADAPTERS },
+    },
+    {
+      name: 'adapter-not-to-capability',
+      severity: 'error',
+      comment: 'Adapters reach tools by name through the registry; they import a capability only for presentation.',
+      from: { path: ADAPTERS },
+      to: { path: CAPABILITIES, pathNot: PRESENTATION },
+    },
+    {
+      name: 'adapters-apart',
+      severity: 'error',
+      comment: 'MCP, A2A and the chat endpoint import neither each other nor rest/; they share only the HTTP front (src/http).',
+      from: { path: '^src/(mcp|a2a|openai)/' },
+      to: { path: '^(src/(mcp|a2a|openai)/|rest/)', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'http-front-not-to-other-adapters',
+      severity: 'error',
+      comment: 'The HTTP front and the REST route tables do not import MCP, A2A or the chat endpoint (the composition root mounts them).',
+      from: { path: '^(src/http/|rest/)' },
+      to: { path: '^src/(mcp|a2a|openai)/' },
+    },
+    {
+      name: 'root-on-top',
+      severity: 'error',
+      comment: 'Only the composition root (main.ts loads app.ts) and tests import the composition root.',
+      from: { pathNot: [ROOT, '^(test|bench)/'] },
+      to: { path: ROOT },
+    },
+    {
+      name: 'not-to-test',
+      severity: 'error',
+      comment: 'Nothing outside test/ and bench/ imports from test/.',
+      from: { pathNot: '^(test|bench)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    moduleSystems: ['es6'],
+    combinedDependencies: false,
+  },
+};

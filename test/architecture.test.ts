@@ -1,0 +1,25 @@
+// The layers hold: .dependency-cruiser.cjs's rules over every module of the tree (docs/architecture.md,
+// "Layers and dependency rules"). A broken rule fails here with one line per offending import.
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkLayers, type LayerCheck } from './helpers/check-layers.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+let check: LayerCheck;
+
+beforeAll(async () => {
+  check = await checkLayers(root);
+}, 120_000);
+
+describe('layers and dependency rules', () => {
+  it('reads the real modules, type-only imports included', () => {
+    expect(check.modules).toBeGreaterThan(300);
+    expect(check.typeOnlyEdges.length).toBeGreaterThan(100);
+    expect(check.typeOnlyEdges).toContain('src/workers.ts → src/registry/types.ts');
+    expect(check.unresolved).toEqual([]);
+  });
+
+  it('breaks no rule of .dependency-cruiser.cjs', () => {
+    expect(check.violations, `dependency rules broken (see .dependency-cruiser.cjs):\n${check.violations.join('\n')}\n`).toEqual([]);
+  });
+});
