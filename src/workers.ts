@@ -2,7 +2,8 @@
 // stopped before the database closes.
 import type { WorkerContext } from './registry/types.js';
 
-// Defined beside the tool context it is cut from (the scheduler's type names it there); workers import it here.
+// Defined beside the tool context it is cut from, where the services name Scheduler<WorkerContext>; the
+// areas' workers import it from here.
 export type { WorkerContext } from './registry/types.js';
 
 export interface Worker {
