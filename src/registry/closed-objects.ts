@@ -25,11 +25,27 @@ export function closeObjects(schema: Schema): Schema {
   return schema;
 }
 
-/** The object branches a value may match: the schema itself, or the branches of its union. */
-const branches = (schema: Schema): Schema[] => {
-  const union = [...subschemas(schema.anyOf), ...subschemas(schema.oneOf)].filter((s) => s.type === 'object');
-  return union.length > 0 ? union : schema.type === 'object' ? [schema] : [];
-};
+/** What a schema node allows, worked out once per node (every call of a tool walks the same schema). */
+interface Shape {
+  /** The object branches a value may match: the node itself, or the branches of its union. */
+  options: Schema[];
+  /** Top-level field names the branches declare; null when any key is taken. */
+  fields: Set<string> | null;
+}
+
+const shapes = new WeakMap<Schema, Shape>();
+
+function shapeOf(schema: Schema): Shape {
+  let shape = shapes.get(schema);
+  if (!shape) {
+    const union = [...subschemas(schema.anyOf), ...subschemas(schema.oneOf)].filter((s) => s.type === 'object');
+    const options = union.length > 0 ? union : schema.type === 'object' ? [schema] : [];
+    const open = options.length === 0 || options.some((b) => b.additionalProperties !== false);
+    const fields = open ? null : new Set(options.flatMap((b) => (isObject(b.properties) ? Object.keys(b.properties) : [])));
+    shapes.set(schema, (shape = { options, fields }));
+  }
+  return shape;
+}
 
 const EXTRA = 'Extra inputs are not permitted';
 
@@ -44,21 +60,20 @@ export function unknownFields(value: unknown, schema: Schema, path: (string | nu
     return value.flatMap((v, i) => unknownFields(v, items, [...path, i]));
   }
   if (!isObject(value)) return [];
-  const options = branches(schema);
-  if (options.length === 0 || options.some((b) => b.additionalProperties !== false)) return [];
+  const { options, fields } = shapeOf(schema);
+  if (!fields) return [];
   const issues: ValidationIssue[] = [];
   for (const key of Object.keys(value)) {
-    const declaring = options.filter((b) => isObject(b.properties) && Object.hasOwn(b.properties, key));
-    if (declaring.length === 0) issues.push({ loc: [...path, key], msg: EXTRA, type: 'extra_forbidden' });
+    if (!fields.has(key)) {
+      issues.push({ loc: [...path, key], msg: EXTRA, type: 'extra_forbidden' });
+      continue;
+    }
+    const declaring = options.length === 1 ? options : options.filter((b) => isObject(b.properties) && Object.hasOwn(b.properties, key));
     // Below a field, only an unambiguous declaration says what is allowed.
-    else if (declaring.length === 1) issues.push(...unknownFields(value[key], (declaring[0].properties as Record<string, Schema>)[key], [...path, key]));
+    if (declaring.length === 1) issues.push(...unknownFields(value[key], (declaring[0].properties as Record<string, Schema>)[key], [...path, key]));
   }
   return issues;
 }
 
 /** The top-level fields a tool input declares, or null when it takes any field. */
-export function declaredFields(schema: Schema): Set<string> | null {
-  const options = branches(schema);
-  if (options.length === 0 || options.some((b) => b.additionalProperties !== false)) return null;
-  return new Set(options.flatMap((b) => (isObject(b.properties) ? Object.keys(b.properties) : [])));
-}
+export const declaredFields = (schema: Schema): ReadonlySet<string> | null => shapeOf(schema).fields;
