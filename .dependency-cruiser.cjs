@@ -1,18 +1,16 @@
 // The layers and their dependency rules (docs/architecture.md, "Layers and dependency rules" says the same in
-// prose). test/architecture.test.ts runs them in `npm test` over the whole tree, type-only imports included.
-// It hands dependency-cruiser the import graph as the TypeScript 7 compiler parses it (dependency-cruiser 17
-// cannot parse TypeScript without the TypeScript ≤6 compiler API, swc or babel), so `npx depcruise` on the
-// sources finds nothing; every import reaches the rules as a plain import, and packages are left out. The
-// mirror names modules .js, as the imports do, so a pattern naming one file accepts both (`\\.[jt]s$`).
+// prose). test/architecture.test.ts runs them in `npm test` over the whole tree, type-only imports included;
+// `npx depcruise src tools rest resources prompts test bench scripts` runs them by hand. TypeScript 7 has no
+// JavaScript compiler API, which is how dependency-cruiser reads TypeScript by default, so it parses with swc.
 
 /** The composition root: builds everything and wires it together. */
-const ROOT = '^src/(app|main)\\.[jt]s$';
+const ROOT = '^src/(app|main)\\.ts$';
 /** Adapters: the HTTP front and REST route tables, MCP, A2A, the OpenAI-compatible chat endpoint. */
 const ADAPTERS = '^(src/(http|mcp|a2a|openai)/|rest/)';
 /** Capabilities: tools, MCP resources and prompts. */
 const CAPABILITIES = '^(tools|resources|prompts)/';
 /** Presentation an adapter may borrow from a capability: rest/onboarding.ts renders the onboarding pages with it. */
-const PRESENTATION = '^tools/onboarding/pages\\.[jt]s$';
+const PRESENTATION = '^tools/onboarding/pages\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -77,5 +75,12 @@ module.exports = {
   options: {
     moduleSystems: ['es6'],
     combinedDependencies: false,
+    parser: 'swc',
+    // `import type` edges count: a type-only cycle is a cycle of the design all the same.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|\\.node-versions)/' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
   },
 };

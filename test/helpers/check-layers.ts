@@ -1,64 +1,40 @@
-// Runs the layer rules of .dependency-cruiser.cjs over the project: the TypeScript 7 compiler reads every
-// module's imports, they are mirrored as JavaScript in a temporary directory, dependency-cruiser resolves and
-// judges that mirror, and each violation comes back as one line naming the project's own files.
-import fs from 'node:fs';
-import os from 'node:os';
+// Runs the layer rules of .dependency-cruiser.cjs over the project with dependency-cruiser's own API (parsing
+// with swc, type-only imports included) and gives each violation back as one line.
 import path from 'node:path';
-import { cruise, type ICruiseResult, type IModule, type IViolation } from 'dependency-cruiser';
+import { cruise, type ICruiseResult, type IViolation } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
-import { readProjectImports } from './import-graph.js';
-import { writeImportMirror, type ImportMirror } from './import-mirror.js';
+
+/** The folders holding the project's TypeScript. */
+const TREE = ['src', 'tools', 'rest', 'resources', 'prompts', 'test', 'bench', 'scripts'];
 
 export interface LayerCheck {
   /** Modules dependency-cruiser cruised. */
   modules: number;
-  /** Type-only imports between the project's modules as dependency-cruiser resolved them: `a.ts → b.ts`. */
-  typeOnlyEdges: string[];
-  /** Relative imports dependency-cruiser could not resolve (none, unless the mirror is wrong). */
+  /** Every edge between the project's own modules: `a.ts → b.ts`. */
+  edges: Set<string>;
+  /** Imports dependency-cruiser could not resolve (none, unless its resolution is set up wrong). */
   unresolved: string[];
-  /** One line per violation: `rule: a.ts → b.ts`, a cycle as its whole path; `(type)` marks a type-only step. */
+  /** One line per violation: `rule: a.ts → b.ts`, a cycle as its whole path. */
   violations: string[];
-  ms: number;
 }
 
-/** `from\0to` of each resolved edge → whether every import making it is type-only. */
-function edgeKinds(modules: IModule[], mirror: ImportMirror): Map<string, boolean> {
-  const kinds = new Map<string, boolean>();
-  for (const m of modules) {
-    for (const d of m.dependencies) {
-      const key = `${m.source}\0${d.resolved}`;
-      const typeOnly = mirror.typeOnly.has(`${m.source}\0${d.module}`);
-      kinds.set(key, (kinds.get(key) ?? true) && typeOnly);
-    }
-  }
-  return kinds;
-}
-
-function describeViolation(v: IViolation, kinds: Map<string, boolean>, project: (f: string) => string): string {
-  const step = (from: string, to: string) => `${project(to)}${kinds.get(`${from}\0${to}`) ? ' (type)' : ''}`;
-  const path = v.cycle?.length ? [v.from, ...v.cycle.map((c) => c.name)] : [v.from, v.to];
-  return `${v.rule.name}: ${project(path[0])} → ${path.slice(1).map((to, i) => step(path[i], to)).join(' → ')}`;
-}
+const describeViolation = (v: IViolation): string =>
+  `${v.rule.name}: ${[v.from, ...(v.cycle?.length ? v.cycle.map((c) => c.name) : [v.to])].join(' → ')}`;
 
 export async function checkLayers(root: string): Promise<LayerCheck> {
-  const started = performance.now();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+  const options = await extractDepcruiseOptions(path.join(root, '.dependency-cruiser.cjs'));
+  const cwd = process.cwd();
+  process.chdir(root); // the config's paths and tsconfig are relative to the project root
   try {
-    const mirror = writeImportMirror(dir, readProjectImports(root));
-    const options = await extractDepcruiseOptions(path.join(root, '.dependency-cruiser.cjs'));
-    const tops = [...new Set([...mirror.sourceOf.keys()].map((f) => f.split('/')[0]))];
-    const { output } = await cruise(tops, { ...options, baseDir: dir, validate: true });
+    const { output } = await cruise(TREE, { ...options, validate: true });
     const { modules, summary } = output as ICruiseResult;
-    const project = (f: string) => mirror.sourceOf.get(f) ?? f;
-    const kinds = edgeKinds(modules, mirror);
     return {
       modules: modules.length,
-      typeOnlyEdges: [...kinds].filter(([, typeOnly]) => typeOnly).map(([key]) => key.split('\0').map(project).join(' → ')),
-      unresolved: modules.flatMap((m) => m.dependencies.filter((d) => d.couldNotResolve).map((d) => `${project(m.source)}: ${d.module}`)),
-      violations: summary.violations.map((v) => describeViolation(v, kinds, project)),
-      ms: Math.round(performance.now() - started),
+      edges: new Set(modules.flatMap((m) => m.dependencies.filter((d) => !d.coreModule && !d.resolved.startsWith('node_modules/')).map((d) => `${m.source} → ${d.resolved}`))),
+      unresolved: modules.flatMap((m) => m.dependencies.filter((d) => d.couldNotResolve).map((d) => `${m.source}: ${d.module}`)),
+      violations: summary.violations.map(describeViolation),
     };
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    process.chdir(cwd);
   }
 }
