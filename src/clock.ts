@@ -1,4 +1,4 @@
-// Time comes from here so tests can move it (DESIGN §2): nothing sleeps for real to test a 7-day rule.
+// Time comes from here so tests can move it (docs/architecture.md, "Layers and dependency rules", its conventions): nothing sleeps for real to test a 7-day rule.
 
 export interface Clock {
   /** Milliseconds since the epoch. */

@@ -134,7 +134,7 @@ export interface X402Config {
   confirmationTimeoutSeconds: number;
 }
 
-/** USDC on Base and Base Sepolia (DESIGN §9); other networks must name their asset. */
+/** USDC on Base and Base Sepolia (docs/decisions/x402.md); other networks must name their asset. */
 const KNOWN_ASSETS: Record<string, { rpc: string; asset: string; name: string; version: string; decimals: number }> = {
   'eip155:8453': { rpc: 'https://mainnet.base.org', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', name: 'USD Coin', version: '2', decimals: 6 },
   'eip155:84532': { rpc: 'https://sepolia.base.org', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', name: 'USDC', version: '2', decimals: 6 },

@@ -1,4 +1,4 @@
-// The error catalogue (DESIGN §4): one stable code per failure, with its HTTP status and JSON-RPC code.
+// The error catalogue (docs/architecture.md, "Errors and status codes"): one stable code per failure, with its HTTP status and JSON-RPC code.
 // Every adapter renders a GatewayError from here; nothing else invents status codes.
 
 export interface ErrorSpec {

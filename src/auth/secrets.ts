@@ -1,4 +1,4 @@
-// Agent secrets and API keys: 256-bit random, shown once, stored only as SHA-256 hashes (DESIGN §5).
+// Agent secrets and API keys: 256-bit random, shown once, stored only as SHA-256 hashes (docs/decisions/foundation.md).
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SECRET_PREFIX = 'ags_';

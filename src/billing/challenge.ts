@@ -1,4 +1,4 @@
-// The x402 v2 payment challenge (DESIGN §9): HTTP 402 with a base64 JSON PAYMENT-REQUIRED header, the same
+// The x402 v2 payment challenge (docs/decisions/x402.md): HTTP 402 with a base64 JSON PAYMENT-REQUIRED header, the same
 // JSON in the body; over MCP an isError tool result carrying it (x402 MCP transport convention).
 import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';

@@ -1,4 +1,4 @@
-// Which IP addresses the gateway may connect to (DESIGN §6). Everything that is not plainly public is
+// Which IP addresses the gateway may connect to (docs/architecture.md, "Egress"). Everything that is not plainly public is
 // refused: loopback, private, link-local, CGNAT, multicast, reserved, documentation, benchmarking, cloud
 // metadata, and IPv6 forms that embed one of those (v4-mapped, v4-compatible, NAT64, 6to4). An operator
 // allow-list of CIDR ranges (GATEWAY_EGRESS_ALLOW) re-permits addresses inside those ranges.

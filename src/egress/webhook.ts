@@ -1,4 +1,4 @@
-// Signed webhooks (callback_url, DESIGN §6): a JSON POST through the safe fetch, signed with
+// Signed webhooks (callback_url, docs/architecture.md "Egress"): a JSON POST through the safe fetch, signed with
 // HMAC-SHA256 over "<timestamp>.<body>", retried with exponential backoff and full jitter on network errors,
 // 5xx and 429. Other statuses (2xx excepted) are final. Every attempt is reported so the caller can record it.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The one registry every adapter calls. `call` runs the pipeline of DESIGN §1:
+// The one registry every adapter calls. `call` runs the pipeline of docs/architecture.md ("The call pipeline"):
 // resolve caller → authorize → validate → charge → run → shape.
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';

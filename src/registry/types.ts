@@ -1,4 +1,4 @@
-// The tool type (DESIGN §3). A tool is a named handler with a zod input schema, an auth rule, an optional
+// The tool type (docs/architecture.md, "How to add a tool"). A tool is a named handler with a zod input schema, an auth rule, an optional
 // price and flags saying where it is exposed. Tools never see express, MCP or any other adapter.
 import type { z } from 'zod';
 import type { Clock } from '../clock.js';

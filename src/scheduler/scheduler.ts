@@ -1,4 +1,4 @@
-// One durable mechanism for all timed work (DESIGN §7). Items are rows with a due time; a tick claims due
+// One durable mechanism for all timed work (docs/architecture.md, "Background and durable work"). Items are rows with a due time; a tick claims due
 // ones under a lease and runs them with a concurrency cap. node-cron ticks every second; enqueueing work
 // that is already due kicks a tick at once. The clock is the gateway's, so tests jump days ahead instantly.
 import os from 'node:os';

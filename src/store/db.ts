@@ -1,4 +1,4 @@
-// The async database interface every store uses (DESIGN §5). SQLite implements it today; a PostgreSQL
+// The async database interface every store uses (docs/architecture.md, "The store and its threads"). SQLite implements it today; a PostgreSQL
 // driver can implement the same four calls later, so SQL stays portable (ON CONFLICT, RETURNING).
 
 export type SqlValue = string | number | bigint | null | Buffer | Uint8Array;

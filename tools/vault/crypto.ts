@@ -1,4 +1,4 @@
-// Vault encryption (DESIGN §5): AES-256-GCM under a key derived with HKDF-SHA256 from the agent's secret and a
+// Vault encryption (docs/decisions/egress-artifacts-vault.md): AES-256-GCM under a key derived with HKDF-SHA256 from the agent's secret and a
 // per-agent random salt; a random 96-bit nonce per write; the agent id and entry name are bound in as
 // additional data, so a ciphertext moved to another entry or agent fails to open.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
--- Durable timed work (DESIGN §7): every job, timer, handoff expiry, watch check and webhook delivery is a
+-- Durable timed work (docs/decisions/durable-work.md): every job, timer, handoff expiry, watch check and webhook delivery is a
 -- row with a due time, claimed under a lease (owner + expiry), so a crash or a second gateway process never
 -- runs it twice and a restart never loses it.
 CREATE TABLE work_items (
