@@ -1,0 +1,213 @@
+// What each MCP method answers, independent of the protocol era and of the SDK line serving it: the 2025-era
+// sessions (SDK v1 Server, server.ts) and the stateless 2026-07-28 requests (SDK v2 Server, modern-server.ts)
+// register these same functions, so the two eras cannot drift apart. Errors are McpMethodError; each server
+// turns them into its SDK's error type.
+import { GatewayError } from '../errors.js';
+import type { Registry } from '../registry/registry.js';
+import type { Credentials, Tool } from '../registry/types.js';
+import type { PromptDef } from '../registry/prompt-defs.js';
+import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../registry/resource-defs.js';
+import { matchTemplate } from './uri-template.js';
+
+export const SERVER_NAME = 'agent-gateway';
+export const SERVER_VERSION = '1.6.0';
+export const SERVER_INFO = { name: SERVER_NAME, title: 'Agent Gateway', version: SERVER_VERSION };
+export const INSTRUCTIONS =
+  'Agent Gateway: a persistent home for stateless agents. Register with agent_register (the secret is shown ' +
+  'once), then send it as Authorization: Bearer on owner tools. Call gateway_info for an overview.';
+
+export interface McpCatalog {
+  registry: Registry;
+  resources: ResourceDef[];
+  resourceListers: ResourceListerDef[];
+  resourceTemplates: ResourceTemplateDef[];
+  prompts: PromptDef[];
+  pageSize: number;
+}
+
+/** JSON-RPC error codes the methods answer with. */
+export const INVALID_PARAMS = -32602;
+/** Resource not found: -32002 in the 2025 era; the 2026-07-28 revision answers it as invalid params. */
+export const LEGACY_RESOURCE_NOT_FOUND = -32002;
+
+export class McpMethodError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    /** Set when the error is "resource not found", whose code depends on the era. */
+    readonly resourceNotFound = false,
+  ) {
+    super(message);
+  }
+}
+
+export interface McpTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+function toMcpTool(t: Tool): McpTool {
+  return {
+    name: t.name,
+    ...(t.title ? { title: t.title } : {}),
+    description: t.price ? `${t.description} Price: $${t.price.usd} per call.` : t.description,
+    inputSchema: t.inputJsonSchema as Record<string, unknown>,
+    ...(t.annotations ? { annotations: t.annotations as Record<string, unknown> } : {}),
+  };
+}
+
+/** Tool pages per toolset filter, computed once per filter. */
+const pageCache = new WeakMap<Registry, Map<string, McpTool[]>>();
+
+function visibleTools(catalog: McpCatalog, toolsets: string[]): McpTool[] {
+  let byFilter = pageCache.get(catalog.registry);
+  if (!byFilter) pageCache.set(catalog.registry, (byFilter = new Map()));
+  const key = toolsets.join(',');
+  let list = byFilter.get(key);
+  if (!list) {
+    list = catalog.registry
+      .list()
+      .filter((t) => t.expose.mcp && (toolsets.length === 0 || toolsets.includes(t.toolset)))
+      .map(toMcpTool);
+    byFilter.set(key, list);
+  }
+  return list;
+}
+
+function page<T>(items: T[], cursor: string | undefined, size: number): { items: T[]; nextCursor?: string } {
+  let start = 0;
+  if (cursor !== undefined) {
+    start = Number.parseInt(Buffer.from(cursor, 'base64url').toString(), 10);
+    if (!Number.isInteger(start) || start < 0 || start > items.length) throw new McpMethodError(INVALID_PARAMS, 'Invalid cursor');
+  }
+  const end = start + size;
+  return { items: items.slice(start, end), ...(end < items.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}) };
+}
+
+export interface CallToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+const textResult = (value: unknown, isError: boolean, meta?: Record<string, unknown>): CallToolResult => {
+  const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
+    ...(isError ? { isError: true } : {}),
+    ...(meta && Object.keys(meta).length ? { _meta: meta } : {}),
+  };
+};
+
+/** x402 over MCP: the payment rides in `_meta["x402/payment"]`; it joins the credentials as a header would. */
+function withMetaPayment(c: Credentials, meta: Record<string, unknown> | undefined): Credentials {
+  const payment = meta?.['x402/payment'];
+  if (!payment || typeof payment !== 'object') return c;
+  return { ...c, paymentSignature: Buffer.from(JSON.stringify(payment)).toString('base64') };
+}
+
+/** x402 MCP transport convention: isError result, PaymentRequired as structuredContent, wrapped in the text. */
+function paymentResult(ge: GatewayError): CallToolResult {
+  const pr = ge.payment!;
+  const settlement = pr['x402/payment-response'];
+  return {
+    isError: true,
+    structuredContent: pr,
+    content: [{ type: 'text', text: JSON.stringify({ 'x402/error': { code: 402, message: ge.message, data: pr } }) }],
+    _meta: { 'x402/payment-required': pr, ...(settlement ? { 'x402/payment-response': settlement } : {}) },
+  };
+}
+
+type ResourceEntry = { uri: string; name: string; title?: string; description?: string; mimeType?: string };
+
+/** The methods of one connection (or one modern request), seeing `toolsets` (empty = all). */
+export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
+  const { registry } = catalog;
+  const allowed = (name: string): Tool | undefined => {
+    const t = registry.get(name);
+    if (!t || !t.expose.mcp) return undefined;
+    if (toolsets.length > 0 && !toolsets.includes(t.toolset)) return undefined;
+    return t;
+  };
+
+  const readViaTool = async (tool: string, input: Record<string, unknown>, uri: string, mimeType: string, credentials: Credentials) => {
+    try {
+      const out = await registry.call(tool, input, credentials);
+      return { contents: [{ uri, mimeType, text: JSON.stringify(out.result) }] };
+    } catch (err) {
+      const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
+      throw new McpMethodError(ge.status === 404 ? LEGACY_RESOURCE_NOT_FOUND : INVALID_PARAMS, ge.message, { uri, error: ge.toBody().error }, ge.status === 404);
+    }
+  };
+
+  return {
+    listTools(cursor: string | undefined) {
+      const p = page(visibleTools(catalog, toolsets), cursor, catalog.pageSize);
+      return { tools: p.items, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    },
+
+    async callTool(name: string, args: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, credentials: Credentials, signal?: AbortSignal): Promise<CallToolResult> {
+      const tool = allowed(name);
+      if (!tool) throw new McpMethodError(INVALID_PARAMS, `Tool ${name} not found`);
+      try {
+        const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal });
+        return textResult(out.result, false, out.meta.meta);
+      } catch (err) {
+        const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
+        if (ge.payment) return paymentResult(ge);
+        return textResult({ ...ge.toBody(), status: ge.status }, true);
+      }
+    },
+
+    async listResources(cursor: string | undefined, credentials: Credentials) {
+      const all: ResourceEntry[] = catalog.resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType }));
+      for (const l of catalog.resourceListers) {
+        try {
+          const out = (await registry.call(l.tool, {}, credentials)).result as { resources: ResourceEntry[] };
+          all.push(...out.resources);
+        } catch {
+          // A caller without credentials (or a failing lister) just sees the static resources.
+        }
+      }
+      const p = page(all, cursor, catalog.pageSize);
+      return { resources: p.items, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    },
+
+    listResourceTemplates() {
+      return {
+        resourceTemplates: catalog.resourceTemplates.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
+      };
+    },
+
+    async readResource(uri: string, credentials: Credentials) {
+      const fixed = catalog.resources.find((r) => r.uri === uri);
+      if (fixed) return readViaTool(fixed.tool, fixed.input ?? {}, uri, fixed.mimeType, credentials);
+      for (const t of catalog.resourceTemplates) {
+        const vars = matchTemplate(t.uriTemplate, uri);
+        if (vars) return readViaTool(t.tool, vars, uri, t.mimeType, credentials);
+      }
+      throw new McpMethodError(LEGACY_RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }, true);
+    },
+
+    listPrompts() {
+      return { prompts: catalog.prompts.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
+    },
+
+    getPrompt(name: string, args: Record<string, string> = {}) {
+      const p = catalog.prompts.find((x) => x.name === name);
+      if (!p) throw new McpMethodError(INVALID_PARAMS, `Prompt ${name} not found`);
+      for (const a of p.arguments) {
+        if (a.required && !args[a.name]) throw new McpMethodError(INVALID_PARAMS, `Missing required argument: ${a.name}`);
+      }
+      return { description: p.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.render(args) } }] };
+    },
+  };
+}
+
+export type McpMethods = ReturnType<typeof mcpMethods>;
