@@ -114,15 +114,17 @@ export class Gateway {
 
   /** The MCP HTTP transports, built (and the SDK loaded) on the first MCP request. */
   private mcpEndpoints(guardedCredentials: (req: http.IncomingMessage) => Credentials): Promise<{ streamable: StreamableHttpEndpoint; sse: LegacySseEndpoint }> {
-    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, StreamableHttpEndpoint, LegacySseEndpoint }) => {
+    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, buildModernServer, ModernHttpEndpoint, StreamableHttpEndpoint, LegacySseEndpoint }) => {
       const known = new Set(this.registry.toolsets());
       const factory = (ts: string[]) => buildMcpServer(this.mcpCatalog, { toolsets: ts.filter((t) => known.has(t)), credentials: this.httpCredentials() });
+      const modernFactory = (ts: string[], credentials: Credentials) => buildModernServer(this.mcpCatalog, ts.filter((t) => known.has(t)), credentials);
       const { config } = this;
       this.streamable = new StreamableHttpEndpoint(factory, {
         maxSessions: config.mcpMaxSessions,
         idleMs: config.mcpSessionIdleMs,
         maxBodyBytes: config.maxBodyBytes,
         credentials: guardedCredentials,
+        modern: new ModernHttpEndpoint(modernFactory, config.maxBodyBytes),
       });
       this.sse = new LegacySseEndpoint(factory, { maxSessions: config.mcpMaxSessions, messagesPath: '/mcp/messages', credentials: guardedCredentials });
       return { streamable: this.streamable, sse: this.sse };

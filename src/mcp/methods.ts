@@ -46,7 +46,7 @@ export interface McpTool {
   name: string;
   title?: string;
   description: string;
-  inputSchema: Record<string, unknown>;
+  inputSchema: { type: 'object'; [k: string]: unknown };
   annotations?: Record<string, unknown>;
 }
 
@@ -55,7 +55,7 @@ function toMcpTool(t: Tool): McpTool {
     name: t.name,
     ...(t.title ? { title: t.title } : {}),
     description: t.price ? `${t.description} Price: $${t.price.usd} per call.` : t.description,
-    inputSchema: t.inputJsonSchema as Record<string, unknown>,
+    inputSchema: t.inputJsonSchema as McpTool['inputSchema'],
     ...(t.annotations ? { annotations: t.annotations as Record<string, unknown> } : {}),
   };
 }
@@ -89,6 +89,7 @@ function page<T>(items: T[], cursor: string | undefined, size: number): { items:
 }
 
 export interface CallToolResult {
+  [k: string]: unknown;
   content: { type: 'text'; text: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;

@@ -1,6 +1,7 @@
-// Streamable HTTP at POST/GET/DELETE /mcp: stateful sessions (Mcp-Session-Id) in a bounded map with idle
-// expiry. Validation follows the MCP transport spec: Accept (406), Content-Type (415), JSON (400 -32700),
-// session header (400) and unknown session (404), protocol version header (400).
+// Streamable HTTP at POST/GET/DELETE /mcp: 2025-era stateful sessions (Mcp-Session-Id) in a bounded map with
+// idle expiry. Validation follows the MCP transport spec: Accept (406), Content-Type (415), JSON (400 -32700),
+// session header (400) and unknown session (404), protocol version header (400). A POST that claims the
+// 2026-07-28 era goes to the stateless modern endpoint instead (modern-http.ts).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -12,6 +13,7 @@ import {
 import type { Credentials } from '../registry/types.js';
 import { readBody } from '../http/read-body.js';
 import { HttpSessionTransport, isRequest } from './http-transport.js';
+import type { ModernHttpEndpoint } from './modern-http.js';
 
 export interface SessionFactory {
   /** A fresh MCP server for a new session, seeing `toolsets` (empty = all). */
@@ -23,6 +25,8 @@ export interface StreamableOptions {
   idleMs: number;
   maxBodyBytes: number;
   credentials(req: IncomingMessage): Credentials;
+  /** Serves the 2026-07-28 era beside the sessions. */
+  modern?: ModernHttpEndpoint;
 }
 
 interface Session {
@@ -90,10 +94,6 @@ export class StreamableHttpEndpoint {
   }
 
   private async post(req: IncomingMessage, res: ServerResponse, toolsets: string[]): Promise<void> {
-    const accept = req.headers.accept ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-      return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
-    }
     const ct = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (ct !== 'application/json') {
       return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -105,6 +105,12 @@ export class StreamableHttpEndpoint {
       raw = JSON.parse(body);
     } catch {
       return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
+    }
+    const { modern } = this.opts;
+    if (modern && (await modern.claims(req, raw))) return modern.handle(req, res, raw, { toolsets, credentials: this.opts.credentials(req) });
+    const accept = req.headers.accept ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
     }
     const batch = Array.isArray(raw);
     const list = batch ? (raw as unknown[]) : [raw];
@@ -180,6 +186,7 @@ export class StreamableHttpEndpoint {
 
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
+    await this.opts.modern?.close();
     await Promise.all([...this.sessions.keys()].map((id) => this.drop(id)));
   }
 }

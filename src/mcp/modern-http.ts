@@ -1,0 +1,66 @@
+// The 2026-07-28 era on the Streamable HTTP endpoint (/mcp), beside the 2025-era sessions. A request that claims
+// the modern era (the `io.modelcontextprotocol/protocolVersion` envelope in `_meta`, or a modern
+// MCP-Protocol-Version header) is served statelessly by SDK v2's createMcpHandler, which owns the revision's
+// HTTP rules (the header checks, HeaderMismatch -32020, UnsupportedProtocolVersion -32022, 404 for an unknown
+// method, server/discover). Whether a request is modern is the SDK's own predicate (isLegacyRequest), asked
+// only of requests that carry a claim, so 2025-era traffic pays nothing for the second era.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
+import type { Credentials } from '../registry/types.js';
+
+/** The per-request server: the toolsets the URL asks for and the caller's credentials. */
+export type ModernServerFactory = (toolsets: string[], credentials: Credentials) => Server;
+
+interface RequestScope {
+  toolsets: string[];
+  credentials: Credentials;
+}
+
+const ENVELOPE = 'io.modelcontextprotocol/protocolVersion';
+/** The 2025-era revisions: a header naming another one claims the modern era. */
+const LEGACY_VERSIONS = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+
+const claimsEnvelope = (m: unknown): boolean => {
+  const meta = (m as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  return typeof meta === 'object' && meta !== null && ENVELOPE in meta;
+};
+
+/** A cheap first look: could this request be a modern one? (The SDK decides for those that could.) */
+export function mayBeModern(req: IncomingMessage, body: unknown): boolean {
+  const version = req.headers['mcp-protocol-version'];
+  if (typeof version === 'string' && !LEGACY_VERSIONS.has(version)) return true;
+  return Array.isArray(body) ? body.some(claimsEnvelope) : claimsEnvelope(body);
+}
+
+export class ModernHttpEndpoint {
+  private readonly handler: McpHttpHandler;
+  private readonly serve: ReturnType<typeof toNodeHandler>;
+
+  constructor(factory: ModernServerFactory, maxBodyBytes: number) {
+    this.handler = createMcpHandler(
+      (ctx) => {
+        const scope = ctx.authInfo?.extra as RequestScope | undefined;
+        return factory(scope?.toolsets ?? [], scope?.credentials ?? { ip: 'unknown', transport: 'mcp' });
+      },
+      { legacy: 'reject', maxRequestBodySize: maxBodyBytes },
+    );
+    this.serve = toNodeHandler(this.handler, { maxRequestBodySize: maxBodyBytes });
+  }
+
+  /** True when the SDK routes this request (its body already parsed) to the modern era. */
+  async claims(req: IncomingMessage, body: unknown): Promise<boolean> {
+    if (!mayBeModern(req, body)) return false;
+    return !(await isLegacyRequest(await toWebRequest(req, body), body));
+  }
+
+  /** Serves one modern request; the credentials reach the tools through the request's pass-through authInfo. */
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown, scope: RequestScope): Promise<void> {
+    const withAuth = Object.assign(req, { auth: { token: '', clientId: 'agent-gateway', scopes: [], extra: { ...scope } } });
+    await this.serve(withAuth, res, body);
+  }
+
+  async close(): Promise<void> {
+    await this.handler.close();
+  }
+}

@@ -1,0 +1,50 @@
+// The MCP server for one 2026-07-28 request, on SDK v2's low-level Server: no handshake and no session, so a
+// fresh one answers each request and any gateway process can answer any request. The answers come from
+// methods.ts, shared with the 2025-era sessions. The SDK adds what the revision puts around them: the
+// `server/discover` answer, `serverInfo` and `resultType` on results, the cache hints below.
+import { ProtocolError, Server, type CacheHint } from '@modelcontextprotocol/server';
+import type { Credentials } from '../registry/types.js';
+import { INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_INFO, type McpCatalog } from './methods.js';
+
+/** The revision's code for "resource not found" (-32002 in the 2025 era). */
+const RESOURCE_NOT_FOUND = -32602;
+
+/**
+ * How long a client may keep each list or read. Tool, prompt and template lists change only with a new
+ * gateway version and are the same for everyone; resources include a caller's own memory, so they are private
+ * and short-lived.
+ */
+const CACHE_HINTS: Record<string, CacheHint> = {
+  'tools/list': { ttlMs: 300_000, cacheScope: 'public' },
+  'prompts/list': { ttlMs: 300_000, cacheScope: 'public' },
+  'resources/templates/list': { ttlMs: 300_000, cacheScope: 'public' },
+  'resources/list': { ttlMs: 10_000, cacheScope: 'private' },
+  'resources/read': { ttlMs: 10_000, cacheScope: 'private' },
+};
+
+/** Runs a method, turning its error into v2's ProtocolError with the revision's codes. */
+const v2 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof McpMethodError) throw new ProtocolError(err.resourceNotFound ? RESOURCE_NOT_FOUND : err.code, err.message, err.data);
+    throw err;
+  }
+};
+
+export function buildModernServer(catalog: McpCatalog, toolsets: string[], credentials: Credentials): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
+    instructions: INSTRUCTIONS,
+    cacheHints: CACHE_HINTS,
+  });
+  const m = mcpMethods(catalog, toolsets);
+  server.setRequestHandler('tools/list', (req) => v2(() => m.listTools(req.params?.cursor)));
+  server.setRequestHandler('tools/call', (req, ctx) => v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, credentials, ctx.mcpReq.signal)));
+  server.setRequestHandler('resources/list', (req) => v2(() => m.listResources(req.params?.cursor, credentials)));
+  server.setRequestHandler('resources/templates/list', () => v2(() => m.listResourceTemplates()));
+  server.setRequestHandler('resources/read', (req) => v2(() => m.readResource(req.params.uri, credentials)));
+  server.setRequestHandler('prompts/list', () => v2(() => m.listPrompts()));
+  server.setRequestHandler('prompts/get', (req) => v2(() => m.getPrompt(req.params.name, req.params.arguments)));
+  return server;
+}
