@@ -33,3 +33,23 @@ export async function checkToolCall(url: string, headers: Record<string, string>
   const text = await r.text();
   if (r.status !== 200 || text.includes('"isError":true') || text.includes('"error"')) throw new Error(`tools/call check failed: ${r.status} ${text.slice(0, 300)}`);
 }
+
+/** Headers of a 2026-07-28 request: no session; the method and tool name ride in headers the server checks. */
+export const modernHeaders = (toolName: string): Record<string, string> => ({
+  'content-type': 'application/json',
+  accept: ACCEPT,
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': toolName,
+});
+
+/** A body factory for a stateless 2026-07-28 tools/call: the era's envelope in `_meta`, a fresh id each time. */
+export function modernToolCallBodies(name: string, args: Record<string, unknown>): () => string {
+  let id = 1;
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  return () => JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name, arguments: args, _meta } });
+}

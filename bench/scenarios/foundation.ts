@@ -2,7 +2,7 @@
 // start-up to ready.
 import { baseline } from '../lib/baseline.js';
 import { load, table, type LoadResult } from '../lib/cannon.js';
-import { checkToolCall, openMcpSession, toolCallBodies } from '../lib/mcp-session.js';
+import { checkToolCall, modernHeaders, modernToolCallBodies, openMcpSession, toolCallBodies } from '../lib/mcp-session.js';
 import { startGateway, startScript } from '../lib/processes.js';
 
 export async function foundation(): Promise<string> {
@@ -20,6 +20,10 @@ export async function foundation(): Promise<string> {
   const gwBody = toolCallBodies('base64', { action: 'encode', text: 'hello' });
   await checkToolCall(`${gw.url}/mcp`, mcpHeaders, gwBody());
   const gwMcp = await load('gateway MCP tools/call (base64 encode)', { url: `${gw.url}/mcp`, method: 'POST', headers: mcpHeaders, makeBody: gwBody });
+  // The same call in the stateless 2026-07-28 era.
+  const modernBody = modernToolCallBodies('base64', { action: 'encode', text: 'hello' });
+  await checkToolCall(`${gw.url}/mcp`, modernHeaders('base64'), modernBody());
+  const gwModern = await load('gateway MCP 2026-07-28 tools/call (base64 encode)', { url: `${gw.url}/mcp`, method: 'POST', headers: modernHeaders('base64'), makeBody: modernBody });
   await gw.stop();
 
   const ref = await startScript('mcp-reference.mjs');
@@ -40,10 +44,11 @@ export async function foundation(): Promise<string> {
   const rows: LoadResult[] = [bareRes, expressRes, gwRes];
   out.push(table(rows, { bare: bareRes.rps, express: expressRes.rps }));
   out.push('');
-  out.push(table([refMcp, gwMcp], { 'SDK reference': refMcp.rps, bare: bareRes.rps }));
+  out.push(table([refMcp, gwMcp, gwModern], { 'SDK reference': refMcp.rps, bare: bareRes.rps }));
   out.push('');
   out.push(`- REST GET /agents/{handle}: ${(gwRes.rps / expressRes.rps).toFixed(2)}× minimal express (target ≥ 0.8), ${(gwRes.rps / bareRes.rps).toFixed(2)}× bare node:http`);
   out.push(`- MCP tools/call: ${(gwMcp.rps / refMcp.rps).toFixed(2)}× the SDK reference (target ≥ 2)`);
+  out.push(`- MCP tools/call, 2026-07-28 era: ${(gwModern.rps / bareRes.rps).toFixed(2)}× bare node:http, ${(gwModern.rps / gwMcp.rps).toFixed(2)}× the 2025 session path, ${(gwModern.rps / refMcp.rps).toFixed(2)}× the SDK reference`);
   out.push(`- start-up to ready (spawn → listening, median of 5): ${starts[2].toFixed(0)} ms (target < 1000)`);
   return out.join('\n');
 }
