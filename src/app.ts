@@ -2,7 +2,6 @@
 import { databaseFile } from './paths.js';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import type client from 'prom-client';
 import { allTools, createWorkers, createWorkKinds } from '../tools/index.js';
 import * as identityStore from '../tools/identity/store.js';
@@ -105,19 +104,23 @@ export class Gateway {
     return new Gateway(config, db, registry, clock, log, infra, workers);
   }
 
-  /** A fresh MCP server for one connection. */
-  async mcpServer(toolsets: string[], credentials: McpConnectionOptions['credentials']): Promise<McpServer> {
-    const { buildMcpServer } = await loadMcp();
+  /**
+   * Serves MCP over this process's stdio, in the era the host opens with (a 2025 `initialize` or a 2026-07-28
+   * request), acting with `credentials`.
+   */
+  async serveMcpStdio(toolsets: string[], credentials: Credentials): Promise<{ close(): Promise<void> }> {
+    const { buildV2Server, serveStdio } = await loadMcp();
     const known = new Set(this.registry.toolsets());
-    return buildMcpServer(this.mcpCatalog, { toolsets: toolsets.filter((t) => known.has(t)), credentials });
+    const visible = toolsets.filter((t) => known.has(t));
+    return serveStdio((ctx) => buildV2Server(this.mcpCatalog, visible, credentials, ctx.era));
   }
 
   /** The MCP HTTP transports, built (and the SDK loaded) on the first MCP request. */
   private mcpEndpoints(guardedCredentials: (req: http.IncomingMessage) => Credentials): Promise<{ streamable: StreamableHttpEndpoint; sse: LegacySseEndpoint }> {
-    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, buildModernServer, ModernHttpEndpoint, StreamableHttpEndpoint, LegacySseEndpoint }) => {
+    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, buildV2Server, ModernHttpEndpoint, StreamableHttpEndpoint, LegacySseEndpoint }) => {
       const known = new Set(this.registry.toolsets());
       const factory = (ts: string[]) => buildMcpServer(this.mcpCatalog, { toolsets: ts.filter((t) => known.has(t)), credentials: this.httpCredentials() });
-      const modernFactory = (ts: string[], credentials: Credentials) => buildModernServer(this.mcpCatalog, ts.filter((t) => known.has(t)), credentials);
+      const modernFactory = (ts: string[], credentials: Credentials) => buildV2Server(this.mcpCatalog, ts.filter((t) => known.has(t)), credentials);
       const { config } = this;
       this.streamable = new StreamableHttpEndpoint(factory, {
         maxSessions: config.mcpMaxSessions,

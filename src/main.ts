@@ -60,22 +60,19 @@ async function stdio(config: Config): Promise<void> {
       gateway.log.warn({ handle: config.stdio.handle }, 'AGENT_HANDLE does not match the agent of AGENT_SECRET');
     }
   }
-  const server = await gateway.mcpServer(config.mcpToolsets, () => credentials);
-  const { StdioServerTransport } = await import('./mcp/runtime.js');
-  const transport = new StdioServerTransport();
+  const connection = await gateway.serveMcpStdio(config.mcpToolsets, credentials);
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
-    await server.close().catch(() => undefined);
+    await connection.close().catch(() => undefined);
     await gateway.close();
     process.exit(0);
   };
-  transport.onclose = () => void shutdown();
   process.stdin.on('end', () => void shutdown());
+  process.stdin.on('close', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
-  await server.connect(transport);
 }
 
 async function main(argv: string[]): Promise<void> {

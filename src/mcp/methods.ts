@@ -1,5 +1,5 @@
 // What each MCP method answers, independent of the protocol era and of the SDK line serving it: the 2025-era
-// sessions (SDK v1 Server, server.ts) and the stateless 2026-07-28 requests (SDK v2 Server, modern-server.ts)
+// sessions (SDK v1 Server, server.ts) and the stateless 2026-07-28 requests (SDK v2 Server, v2-server.ts)
 // register these same functions, so the two eras cannot drift apart. Errors are McpMethodError; each server
 // turns them into its SDK's error type.
 import { GatewayError } from '../errors.js';

@@ -1,8 +1,8 @@
 // Everything that needs the MCP SDK, loaded on the first MCP request (or by the stdio command) rather than at
 // gateway start-up: the SDK's schemas alone take about 300 ms to load.
 export { buildMcpServer } from './server.js';
-export { buildModernServer } from './modern-server.js';
+export { buildV2Server } from './v2-server.js';
 export { ModernHttpEndpoint } from './modern-http.js';
 export { StreamableHttpEndpoint } from './streamable-http.js';
 export { LegacySseEndpoint } from './legacy-sse.js';
-export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+export { serveStdio } from '@modelcontextprotocol/server/stdio';

@@ -1,5 +1,5 @@
 // The 2025-era MCP server for one connection (stdio process, HTTP session or SSE stream), on SDK v1's low-level
-// Server. The answers come from methods.ts, shared with the 2026-07-28 path (modern-server.ts); this file only
+// Server. The answers come from methods.ts, shared with the 2026-07-28 path (v2-server.ts); this file only
 // binds them to v1's request schemas and error type.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {

@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { tempDir } from '../helpers/gateway.js';
 import { MAIN } from '../helpers/paths.js';
 
@@ -49,5 +51,38 @@ describe('MCP over stdio (official SDK client, spawned built entry)', () => {
     const r = await client.callTool({ name: 'agent_register', arguments: { handle: 'hidden-tool' } }).catch((e: Error) => e);
     expect(r).toBeInstanceOf(Error);
     await client.close();
+  });
+
+  it('serves the 2026-07-28 era to the v2 client pinned to it, acting as the agent of AGENT_SECRET', async () => {
+    const spawnV2 = async (mode: 'legacy' | { pin: string }, env: Record<string, string> = {}) => {
+      const client = new ClientV2({ name: 'stdio-v2', version: '1.0.0' }, { versionNegotiation: { mode } });
+      const transport = new StdioClientTransportV2({
+        command: process.execPath,
+        args: [MAIN, 'mcp'],
+        env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+        stderr: 'pipe',
+      });
+      await client.connect(transport);
+      return client;
+    };
+    const modern = await spawnV2({ pin: '2026-07-28' });
+    expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const reg = await modern.callTool({ name: 'agent_register', arguments: { handle: 'stdio-modern' } });
+    const { secret } = reg.structuredContent as { secret: string };
+    await modern.close();
+
+    const owner = await spawnV2({ pin: '2026-07-28' }, { AGENT_SECRET: secret });
+    const me = await owner.callTool({ name: 'whoami', arguments: {} });
+    expect((me.structuredContent as { handle: string }).handle).toBe('stdio-modern');
+    await expect(owner.readResource({ uri: 'memory://nobody/none/none' })).rejects.toMatchObject({ code: -32602 });
+    await owner.close();
+
+    // The same build keeps the 2025 era for a client that opens with initialize. A missing resource is -32602
+    // with the URI in `data` here too: SDK v2 answers it so on every revision (docs/decisions/mcp-eras.md).
+    const legacy = await spawnV2('legacy', { AGENT_SECRET: secret });
+    expect(legacy.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    expect((await legacy.callTool({ name: 'whoami', arguments: {} })).structuredContent).toMatchObject({ handle: 'stdio-modern' });
+    await expect(legacy.readResource({ uri: 'memory://nobody/none/none' })).rejects.toMatchObject({ code: -32602, data: { uri: 'memory://nobody/none/none' } });
+    await legacy.close();
   });
 });

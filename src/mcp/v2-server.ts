@@ -1,13 +1,16 @@
-// The MCP server for one 2026-07-28 request, on SDK v2's low-level Server: no handshake and no session, so a
-// fresh one answers each request and any gateway process can answer any request. The answers come from
-// methods.ts, shared with the 2025-era sessions. The SDK adds what the revision puts around them: the
+// The MCP server on SDK v2's low-level Server: for one 2026-07-28 request over HTTP (no handshake and no session,
+// so a fresh one answers each request and any gateway process can answer any request), and for a stdio
+// connection of either era (the SDK's serveStdio picks the era from the opening exchange). The answers come from
+// methods.ts, shared with the 2025-era HTTP sessions. The SDK adds what the revision puts around them: the
 // `server/discover` answer, `serverInfo` and `resultType` on results, the cache hints below.
 import { ProtocolError, Server, type CacheHint } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
 import { INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_INFO, type McpCatalog } from './methods.js';
 
-/** The revision's code for "resource not found" (-32002 in the 2025 era). */
-const RESOURCE_NOT_FOUND = -32602;
+/** The 2026-07-28 revision's code for "resource not found"; the 2025 era keeps its own (-32002). */
+const MODERN_RESOURCE_NOT_FOUND = -32602;
+
+export type Era = 'legacy' | 'modern';
 
 /**
  * How long a client may keep each list or read. Tool, prompt and template lists change only with a new
@@ -22,17 +25,16 @@ const CACHE_HINTS: Record<string, CacheHint> = {
   'resources/read': { ttlMs: 10_000, cacheScope: 'private' },
 };
 
-/** Runs a method, turning its error into v2's ProtocolError with the revision's codes. */
-const v2 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof McpMethodError) throw new ProtocolError(err.resourceNotFound ? RESOURCE_NOT_FOUND : err.code, err.message, err.data);
-    throw err;
-  }
-};
-
-export function buildModernServer(catalog: McpCatalog, toolsets: string[], credentials: Credentials): Server {
+export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentials: Credentials, era: Era = 'modern'): Server {
+  /** Runs a method, turning its error into v2's ProtocolError with the era's codes. */
+  const v2 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof McpMethodError)) throw err;
+      throw new ProtocolError(err.resourceNotFound && era === 'modern' ? MODERN_RESOURCE_NOT_FOUND : err.code, err.message, err.data);
+    }
+  };
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
     instructions: INSTRUCTIONS,
