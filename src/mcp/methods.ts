@@ -7,6 +7,7 @@ import type { Registry } from '../registry/registry.js';
 import type { Credentials, Tool } from '../registry/types.js';
 import type { PromptDef } from '../registry/prompt-defs.js';
 import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../registry/resource-defs.js';
+import { complete, type CompletionRef } from './completions.js';
 import { matchTemplate } from './uri-template.js';
 
 export const SERVER_NAME = 'agent-gateway';
@@ -207,6 +208,10 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
         if (a.required && !args[a.name]) throw new McpMethodError(INVALID_PARAMS, `Missing required argument: ${a.name}`);
       }
       return { description: p.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.render(args) } }] };
+    },
+
+    async complete(ref: CompletionRef, argument: { name: string; value: string }, context: Record<string, string> | undefined, credentials: Credentials) {
+      return { completion: await complete(catalog, ref, argument, context ?? {}, credentials) };
     },
   };
 }

@@ -4,6 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -36,7 +37,7 @@ const v1 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
 };
 
 export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {} }, instructions: INSTRUCTIONS });
   const m = mcpMethods(catalog, opts.toolsets);
   server.setRequestHandler(ListToolsRequestSchema, (req) => v1(() => m.listTools(req.params?.cursor)));
   server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
@@ -47,5 +48,8 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
   server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => v1(() => m.readResource(req.params.uri, opts.credentials(extra))));
   server.setRequestHandler(ListPromptsRequestSchema, () => v1(() => m.listPrompts()));
   server.setRequestHandler(GetPromptRequestSchema, (req) => v1(() => m.getPrompt(req.params.name, req.params.arguments)));
+  server.setRequestHandler(CompleteRequestSchema, (req, extra) =>
+    v1(() => m.complete(req.params.ref, req.params.argument, req.params.context?.arguments, opts.credentials(extra))),
+  );
   return server;
 }

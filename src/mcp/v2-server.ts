@@ -36,7 +36,7 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     }
   };
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
+    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {} },
     instructions: INSTRUCTIONS,
     cacheHints: CACHE_HINTS,
   });
@@ -48,5 +48,6 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
   server.setRequestHandler('resources/read', (req) => v2(() => m.readResource(req.params.uri, credentials)));
   server.setRequestHandler('prompts/list', () => v2(() => m.listPrompts()));
   server.setRequestHandler('prompts/get', (req) => v2(() => m.getPrompt(req.params.name, req.params.arguments)));
+  server.setRequestHandler('completion/complete', (req) => v2(() => m.complete(req.params.ref, req.params.argument, req.params.context?.arguments, credentials)));
   return server;
 }
