@@ -3,7 +3,7 @@
 // other agents' handles; the namespaces and keys of its own memory; the slugs of a catalogue. Every value comes
 // through a registry tool with the caller's credentials, so a completion never shows what a read would refuse.
 import type { Credentials } from '../registry/types.js';
-import type { McpCatalog } from './methods.js';
+import type { McpCatalog } from './mcp-catalog.js';
 
 /** At most this many values in one answer (the protocol's limit). */
 const MAX_VALUES = 100;

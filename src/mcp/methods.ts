@@ -5,9 +5,10 @@
 import { GatewayError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
 import type { Credentials, Tool } from '../registry/types.js';
-import type { PromptDef } from '../registry/prompt-defs.js';
-import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../registry/resource-defs.js';
 import { complete, type CompletionRef } from './completions.js';
+import type { McpCatalog } from './mcp-catalog.js';
+
+export type { McpCatalog } from './mcp-catalog.js';
 import { matchTemplate } from './uri-template.js';
 
 export const SERVER_NAME = 'agent-gateway';
@@ -17,14 +18,6 @@ export const INSTRUCTIONS =
   'Agent Gateway: a persistent home for stateless agents. Register with agent_register (the secret is shown ' +
   'once), then send it as Authorization: Bearer on owner tools. Call gateway_info for an overview.';
 
-export interface McpCatalog {
-  registry: Registry;
-  resources: ResourceDef[];
-  resourceListers: ResourceListerDef[];
-  resourceTemplates: ResourceTemplateDef[];
-  prompts: PromptDef[];
-  pageSize: number;
-}
 
 /** JSON-RPC error codes the methods answer with. */
 export const INVALID_PARAMS = -32602;

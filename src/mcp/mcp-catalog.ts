@@ -1,0 +1,13 @@
+// What an MCP server serves: the registry's tools, the resources and prompts defined beside them, the page size.
+import type { Registry } from '../registry/registry.js';
+import type { PromptDef } from '../registry/prompt-defs.js';
+import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../registry/resource-defs.js';
+
+export interface McpCatalog {
+  registry: Registry;
+  resources: ResourceDef[];
+  resourceListers: ResourceListerDef[];
+  resourceTemplates: ResourceTemplateDef[];
+  prompts: PromptDef[];
+  pageSize: number;
+}
