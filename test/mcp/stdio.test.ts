@@ -10,15 +10,17 @@ import { MAIN } from '../helpers/paths.js';
 const dataDir = tempDir();
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
+/** How a host spawns the built entry as its stdio server (the same for both SDK lines' transports). */
+const server = (env: Record<string, string>) => ({
+  command: process.execPath,
+  args: [MAIN, 'mcp'],
+  env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+  stderr: 'pipe' as const,
+});
+
 async function spawnClient(env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [MAIN, 'mcp'],
-    env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
-    stderr: 'pipe',
-  });
-  await client.connect(transport);
+  await client.connect(new StdioClientTransport(server(env)));
   return client;
 }
 
@@ -56,13 +58,7 @@ describe('MCP over stdio (official SDK client, spawned built entry)', () => {
   it('serves the 2026-07-28 era to the v2 client pinned to it, acting as the agent of AGENT_SECRET', async () => {
     const spawnV2 = async (mode: 'legacy' | { pin: string }, env: Record<string, string> = {}) => {
       const client = new ClientV2({ name: 'stdio-v2', version: '1.0.0' }, { versionNegotiation: { mode } });
-      const transport = new StdioClientTransportV2({
-        command: process.execPath,
-        args: [MAIN, 'mcp'],
-        env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
-        stderr: 'pipe',
-      });
-      await client.connect(transport);
+      await client.connect(new StdioClientTransportV2(server(env)));
       return client;
     };
     const modern = await spawnV2({ pin: '2026-07-28' });
