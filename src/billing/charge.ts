@@ -4,13 +4,13 @@ import type { Clock } from '../clock.js';
 import type { CallMeta, Caller, Charge, ChargeStep, PricedTool } from '../registry/call-types.js';
 import { paymentRequired, paymentRequiredError, resourceUrl, type PaymentSettings } from './challenge.js';
 import type { ApiKey, KeyService } from './keys.js';
-import { PurchasedUnits } from './purchased-units.js';
+import { BatchUnits } from './batch-units.js';
 import { rateLimitHeaders, type Quota, type QuotaState } from './quota.js';
 
 /** Units a batch reserved up front, spent by its calls without another database write each. */
 export interface Prepaid {
   key: ApiKey;
-  left: Map<string, number>;
+  units: BatchUnits;
   state: QuotaState;
 }
 
@@ -39,16 +39,14 @@ export class Billing implements ChargeStep {
 
   async begin(tool: PricedTool, caller: Caller, meta: CallMeta): Promise<Charge> {
     const prepaid = caller.billing?.prepaid as Prepaid | undefined;
-    if (prepaid && (prepaid.left.get(tool.name) ?? 0) > 0) {
-      prepaid.left.set(tool.name, prepaid.left.get(tool.name)! - 1);
-      Object.assign(meta.headers, rateLimitHeaders(prepaid.key, prepaid.state));
-      return { commit: async () => undefined, release: async () => void prepaid.left.set(tool.name, prepaid.left.get(tool.name)! + 1) };
+    const reserved = prepaid?.units.take(tool.name);
+    if (reserved) {
+      Object.assign(meta.headers, rateLimitHeaders(prepaid!.key, prepaid!.state));
+      return reserved;
     }
     const bought = caller.billing?.purchased;
-    if (bought instanceof PurchasedUnits) {
-      const unit = bought.take(tool.name);
-      if (unit) return unit;
-    }
+    const unit = bought instanceof BatchUnits ? bought.take(tool.name) : null;
+    if (unit) return unit;
     let reason = 'Payment required: send X-API-Key (free keys: POST /keys/issue) or pay per call with x402 (PAYMENT-SIGNATURE).';
     const presented = caller.credentials.apiKey;
     if (presented) {
@@ -93,15 +91,12 @@ export class Billing implements ChargeStep {
     if (!key) return null;
     const state = await this.quota.consume(key, tools);
     if (!state.ok) return null;
-    const left = new Map<string, number>();
-    for (const t of tools) left.set(t, (left.get(t) ?? 0) + 1);
-    return { key, left, state };
+    return { key, units: new BatchUnits(tools), state };
   }
 
   /** Returns what a batch reserved but did not spend; resolves with the number of units given back. */
   async settleReservation(p: Prepaid): Promise<number> {
-    const unused: string[] = [];
-    for (const [tool, n] of p.left) for (let i = 0; i < n; i++) unused.push(tool);
+    const unused = p.units.unused();
     if (unused.length) await this.quota.refund(p.key, unused);
     return unused.length;
   }

@@ -5,7 +5,7 @@
 // A purchase is settled when the batch delivered at least one paid result and released when it delivered none.
 import { rateLimitHeaders } from '../../src/billing/quota.js';
 import { sumUsd } from '../../src/billing/price.js';
-import { PurchasedUnits } from '../../src/billing/purchased-units.js';
+import { BatchUnits } from '../../src/billing/batch-units.js';
 import type { Price, PricedTool } from '../../src/registry/call-types.js';
 import type { Tool, ToolContext } from '../../src/registry/types.js';
 
@@ -56,7 +56,7 @@ export async function payForBatch(ctx: ToolContext, batch: Tool, paid: Tool[]): 
     `${invalidKey}Payment required for this batch: its ${paid.length} paid call${paid.length === 1 ? '' : 's'} cost $${total.price.usd} together. ` +
     'Send X-API-Key with quota for them (free keys: POST /keys/issue), or pay the batch with x402 (PAYMENT-SIGNATURE).';
   const charge = await services.billing.purchase(total, caller, ctx.meta, reason);
-  const units = new PurchasedUnits(paid.map((t) => t.name));
+  const units = new BatchUnits(paid.map((t) => t.name));
   caller.billing = { ...caller.billing, purchased: units };
   const done = () => void delete caller.billing?.purchased;
   return {
