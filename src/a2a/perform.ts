@@ -7,6 +7,7 @@ import type { Registry } from '../registry/registry.js';
 import type { Caller } from '../registry/types.js';
 import { RPC, RpcError } from './jsonrpc.js';
 import type { Artifact, Message, Part, TaskState } from './types.js';
+import { isPlainObject as isObject } from '../plain-object.js';
 
 export interface ToolCall {
   tool: string;
@@ -30,7 +31,6 @@ export const ASK_TOOL = 'ask';
 /** Toolsets a data part may not name: the chat adapter's own tools and operator actions. */
 const CLOSED_TOOLSETS = new Set(['chat', 'operator']);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The tool calls of a message's data parts; -32602 when a data part is not {tool, arguments?}. */
 export function toolCallsOf(m: Message): ToolCall[] {

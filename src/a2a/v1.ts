@@ -4,9 +4,9 @@
 import type { AgentCard } from './card.js';
 import { RPC, RpcError } from './jsonrpc.js';
 import type { Artifact, Message, Part, StreamEvent, Task, TaskState } from './types.js';
+import { isPlainObject as isObject } from '../plain-object.js';
 
 type J = Record<string, unknown>;
-const isObject = (v: unknown): v is J => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const v1State = (s: TaskState): string => (s === 'unknown' ? 'TASK_STATE_UNSPECIFIED' : `TASK_STATE_${s.replace('-', '_').toUpperCase()}`);
 

@@ -8,6 +8,7 @@ import { coerceQuery } from './coerce-query.js';
 import { credentialsOf } from './credentials.js';
 import { readBody, readContent } from './read-body.js';
 import type { RequestParts, Route } from './route.js';
+import { isPlainObject } from '../plain-object.js';
 import { readAliases, withoutUnknownQueryFields } from './query-fields.js';
 import { parseQuery, type Router } from './router.js';
 import { isFileResult, sendError, sendHtml, sendJson } from './send.js';
@@ -17,9 +18,6 @@ export interface MountOptions {
   trustProxy: boolean;
   maxBodyBytes: number;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isJsonType = (ct: string | undefined): boolean => {
   const t = (ct ?? '').split(';')[0].trim().toLowerCase();

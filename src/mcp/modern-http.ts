@@ -6,6 +6,7 @@
 // only of requests that carry a claim, so 2025-era traffic pays nothing for the second era.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { SUPPORTED_PROTOCOL_VERSIONS as LEGACY_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
 
@@ -18,18 +19,19 @@ interface RequestScope {
 }
 
 const ENVELOPE = 'io.modelcontextprotocol/protocolVersion';
-/** The 2025-era revisions: a header naming another one claims the modern era. */
-const LEGACY_VERSIONS = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
 
 const claimsEnvelope = (m: unknown): boolean => {
   const meta = (m as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
   return typeof meta === 'object' && meta !== null && ENVELOPE in meta;
 };
 
-/** A cheap first look: could this request be a modern one? (The SDK decides for those that could.) */
-export function mayBeModern(req: IncomingMessage, body: unknown): boolean {
+/**
+ * A cheap first look: could this request be a modern one? (The SDK decides for those that could.) A header
+ * naming a revision the 2025-era sessions (SDK v1) do not speak, or the envelope in a message, claims it.
+ */
+function mayBeModern(req: IncomingMessage, body: unknown): boolean {
   const version = req.headers['mcp-protocol-version'];
-  if (typeof version === 'string' && !LEGACY_VERSIONS.has(version)) return true;
+  if (typeof version === 'string' && !LEGACY_VERSIONS.includes(version)) return true;
   return Array.isArray(body) ? body.some(claimsEnvelope) : claimsEnvelope(body);
 }
 

@@ -4,10 +4,9 @@
 // properties is closed (`additionalProperties: false`, which is also what clients read), while objects that
 // take any keys (records, loose objects: memory values, JSON schemas, tool arguments) stay open.
 import type { ValidationIssue } from '../errors.js';
+import { isPlainObject as isObject } from '../plain-object.js';
 
 type Schema = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const subschemas = (v: unknown): Schema[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
