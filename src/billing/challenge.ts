@@ -24,12 +24,9 @@ export function requirementsFor(tool: PricedTool, s: PaymentSettings): PaymentRe
   };
 }
 
-/** Paid resources served elsewhere than /tools/{name}: a batch is bought at POST /batch. */
-const REST_PATHS: Record<string, string> = { batch: '/batch' };
-
 /** Where the paid resource lives: the REST URL, or `mcp://tool/<name>` over MCP. */
 export const resourceUrl = (tool: PricedTool, transport: Transport, baseUrl: string): string =>
-  transport === 'mcp' ? `mcp://tool/${tool.name}` : `${baseUrl}${REST_PATHS[tool.name] ?? `/tools/${tool.name}`}`;
+  transport === 'mcp' ? `mcp://tool/${tool.name}` : `${baseUrl}${tool.restPath ?? `/tools/${tool.name}`}`;
 
 export function paymentRequired(tool: PricedTool, s: PaymentSettings, url: string, error: string): PaymentRequired {
   return {

@@ -51,6 +51,8 @@ export interface PricedTool {
   name: string;
   description: string;
   price: Price | null;
+  /** Where it is bought over REST when not at /tools/{name} (a batch, bought at /batch). */
+  restPath?: string;
 }
 
 /** The billing step for `paid` tools (filled in by src/billing). */

@@ -23,6 +23,7 @@ export function batchPurchase(batch: Tool, paid: Tool[]): PricedTool & { price: 
   const names = [...new Set(paid.map((t) => t.name))].join(', ');
   return {
     name: batch.name,
+    restPath: '/batch',
     price: { usd: sumUsd(paid.map((t) => t.price?.usd ?? '0')) },
     description: `A batch of ${paid.length} paid call${paid.length === 1 ? '' : 's'} (${names}), priced as the sum of their prices.`,
   };
