@@ -22,6 +22,8 @@ export const ERRORS = {
   not_found: { status: 404, rpc: -32004, message: 'Not found.' },
   method_not_allowed: { status: 405, rpc: -32601, message: 'Method not allowed.' },
   conflict: { status: 409, rpc: -32009, message: 'The request conflicts with the current state.' },
+  confirmation_required: { status: 409, rpc: -32009, message: 'This action needs the person to confirm it first.' },
+  declined: { status: 409, rpc: -32009, message: 'The person declined this action; nothing was done.' },
   handle_taken: { status: 409, rpc: -32009, message: 'That handle is already taken.' },
   gone: { status: 410, rpc: -32010, message: 'This resource has expired.' },
   payload_too_large: { status: 413, rpc: -32013, message: 'The payload is too large.' },

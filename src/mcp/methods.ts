@@ -4,7 +4,7 @@
 // turns them into its SDK's error type.
 import { GatewayError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
-import type { Credentials, Tool } from '../registry/types.js';
+import type { Confirmation, Confirmer, Credentials, Tool } from '../registry/types.js';
 import { complete, type CompletionRef } from './completions.js';
 import type { McpCatalog } from './mcp-catalog.js';
 
@@ -34,6 +34,19 @@ export class McpMethodError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A tool call waits for the person's confirmation, which this era asks for with an input_required result. */
+export class NeedsConfirmation extends Error {
+  constructor(readonly question: Confirmation) {
+    super(question.message);
+  }
+}
+
+export interface CallToolOptions {
+  signal?: AbortSignal;
+  /** Given when the client can be asked (elicitation, or an input_required round trip). */
+  confirm?: Confirmer;
 }
 
 export interface McpTool {
@@ -147,14 +160,21 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
       return { tools: p.items, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
     },
 
-    async callTool(name: string, args: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, credentials: Credentials, signal?: AbortSignal): Promise<CallToolResult> {
+    async callTool(
+      name: string,
+      args: Record<string, unknown> | undefined,
+      meta: Record<string, unknown> | undefined,
+      credentials: Credentials,
+      { signal, confirm }: CallToolOptions = {},
+    ): Promise<CallToolResult> {
       const tool = allowed(name);
       if (!tool) throw new McpMethodError(INVALID_PARAMS, `Tool ${name} not found`);
       try {
-        const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal });
+        const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm });
         return textResult(out.result, false, out.meta.meta);
       } catch (err) {
         const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
+        if (ge.code === 'confirmation_required') throw new NeedsConfirmation(ge.extra.confirmation as Confirmation);
         if (ge.payment) return paymentResult(ge);
         return textResult({ ...ge.toBody(), status: ge.status }, true);
       }

@@ -15,6 +15,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Credentials } from '../registry/types.js';
+import { confirmAboveOf, elicitingConfirmer } from './confirmations.js';
 import { INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_INFO, type McpCatalog } from './methods.js';
 
 export { SERVER_NAME, SERVER_VERSION, type McpCatalog } from './methods.js';
@@ -40,9 +41,13 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {} }, instructions: INSTRUCTIONS });
   const m = mcpMethods(catalog, opts.toolsets);
   server.setRequestHandler(ListToolsRequestSchema, (req) => v1(() => m.listTools(req.params?.cursor)));
-  server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
-    v1(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, opts.credentials(extra), extra.signal) as Promise<CallToolResult>),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
+    // A client that declared elicitation is asked on this request's own stream; others keep explicit arguments.
+    const confirm = server.getClientCapabilities()?.elicitation
+      ? elicitingConfirmer((form) => server.elicitInput(form, { relatedRequestId: extra.requestId }), confirmAboveOf(req.params._meta))
+      : undefined;
+    return v1(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, opts.credentials(extra), { signal: extra.signal, confirm }) as Promise<CallToolResult>);
+  });
   server.setRequestHandler(ListResourcesRequestSchema, (req, extra) => v1(() => m.listResources(req.params?.cursor, opts.credentials(extra))));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => v1(() => m.listResourceTemplates()));
   server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => v1(() => m.readResource(req.params.uri, opts.credentials(extra))));

@@ -3,14 +3,18 @@
 // connection of either era (the SDK's serveStdio picks the era from the opening exchange). The answers come from
 // methods.ts, shared with the 2025-era HTTP sessions. The SDK adds what the revision puts around them: the
 // `server/discover` answer, `serverInfo` and `resultType` on results, the cache hints below.
-import { ProtocolError, Server, type CacheHint } from '@modelcontextprotocol/server';
+import { inputRequired, ProtocolError, Server, type CacheHint, type ClientCapabilities } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
-import { INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_INFO, type McpCatalog } from './methods.js';
+import { CONFIRM_KEY, confirmAboveOf, confirmationForm, elicitingConfirmer, roundTripConfirmer } from './confirmations.js';
+import { INSTRUCTIONS, McpMethodError, mcpMethods, NeedsConfirmation, SERVER_INFO, type McpCatalog } from './methods.js';
 
 /** The 2026-07-28 revision's code for "resource not found"; the 2025 era keeps its own (-32002). */
 const MODERN_RESOURCE_NOT_FOUND = -32602;
 
 export type Era = 'legacy' | 'modern';
+
+/** The envelope key of a modern request's client capabilities (the SDK's published envelope type is empty). */
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 /**
  * How long a client may keep each list or read. Tool, prompt and template lists change only with a new
@@ -41,8 +45,25 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     cacheHints: CACHE_HINTS,
   });
   const m = mcpMethods(catalog, toolsets);
+  /** A modern request declares its capabilities in its own envelope; a legacy connection did at initialize. */
+  const clientCanElicit = (envelope: object | undefined): boolean =>
+    Boolean(era === 'modern' ? (envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[CLIENT_CAPABILITIES]?.elicitation : server.getClientCapabilities()?.elicitation);
   server.setRequestHandler('tools/list', (req) => v2(() => m.listTools(req.params?.cursor)));
-  server.setRequestHandler('tools/call', (req, ctx) => v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, credentials, ctx.mcpReq.signal)));
+  server.setRequestHandler('tools/call', async (req, ctx) => {
+    const above = confirmAboveOf(req.params._meta);
+    // Modern clients that can elicit answer on a retried request (input_required); legacy ones on this exchange.
+    const confirm = !clientCanElicit(ctx.mcpReq.envelope)
+      ? undefined
+      : era === 'modern'
+        ? roundTripConfirmer(ctx.mcpReq.inputResponses, above)
+        : elicitingConfirmer((form) => ctx.mcpReq.elicitInput(form), above);
+    try {
+      return await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, credentials, { signal: ctx.mcpReq.signal, confirm }));
+    } catch (err) {
+      if (!(err instanceof NeedsConfirmation)) throw err;
+      return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit(confirmationForm(err.question)) } });
+    }
+  });
   server.setRequestHandler('resources/list', (req) => v2(() => m.listResources(req.params?.cursor, credentials)));
   server.setRequestHandler('resources/templates/list', () => v2(() => m.listResourceTemplates()));
   server.setRequestHandler('resources/read', (req) => v2(() => m.readResource(req.params.uri, credentials)));

@@ -67,3 +67,24 @@ export interface Charge {
   /** The handler failed: release what `begin` reserved. */
   release(): Promise<void>;
 }
+
+/** A question a tool puts to the person before it acts, when the adapter can ask one (MCP elicitation). */
+export interface Confirmation {
+  /** Shown to the person: what will happen, in their words. */
+  message: string;
+  /** When set, the person types this exact text to confirm (the handle before a deletion); otherwise yes or no. */
+  typeToConfirm?: string;
+}
+
+/** What the person answered: go on, stop, or not yet (the adapter asks on a later round trip). */
+export type ConfirmationAnswer = 'confirmed' | 'declined' | 'pending';
+
+/**
+ * How an adapter asks the person. Absent, the explicit arguments are the consent (REST, A2A, and MCP clients
+ * that can neither elicit nor take an input_required round trip).
+ */
+export interface Confirmer {
+  /** Paid calls priced above this many US dollars are confirmed too. */
+  aboveUsd?: number;
+  ask(q: Confirmation): Promise<ConfirmationAnswer>;
+}

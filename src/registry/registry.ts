@@ -1,9 +1,10 @@
 // The one registry every adapter calls. `call` runs the pipeline of docs/architecture.md ("The call pipeline"):
-// resolve caller → authorize → validate → charge → run → shape.
+// resolve caller → authorize → validate → confirm → charge → run → shape.
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { GatewayError, toGatewayError, validationError, type ValidationIssue } from '../errors.js';
 import { unknownFields } from './closed-objects.js';
+import { confirmBeforeActing } from './confirm-step.js';
 import type { Charge, ChargeStep } from './call-types.js';
 import type { AgentRef, CallMeta, CallOptions, Caller, Credentials, Tool, ToolContext } from './types.js';
 
@@ -94,7 +95,7 @@ export class Registry {
     return this.invoke(name, input, await this.resolve(credentials), opts);
   }
 
-  async invoke(name: string, input: unknown, caller: Caller, { signal, upload }: CallOptions = {}): Promise<CallOutcome> {
+  async invoke(name: string, input: unknown, caller: Caller, { signal, upload, confirm }: CallOptions = {}): Promise<CallOutcome> {
     const tool = this.tools.get(name);
     if (!tool) throw new GatewayError('not_found', `Unknown tool: ${name}`);
     const started = performance.now();
@@ -109,6 +110,7 @@ export class Registry {
       const extra = unknownFields(input, tool.inputJsonSchema);
       if (!parsed.success || extra.length > 0) throw validationError([...extra, ...(parsed.success ? [] : zodIssuesToDetail(parsed.error, input))]);
       const args = parsed.data as Record<string, unknown>;
+      await confirmBeforeActing(tool, args, confirm);
       const meta: CallMeta = { headers: {}, meta: {} };
       if (tool.auth === 'paid') charge = await this.charger.begin(tool, caller, meta);
       const ctx: ToolContext = {
@@ -117,7 +119,8 @@ export class Registry {
         meta,
         signal,
         upload,
-        // An inner call gets the caller and the signal, never the outer call's upload.
+        // An inner call gets the caller and the signal, never the outer call's upload or confirmer: a question
+        // asked mid-way through a batch would come after the earlier calls had acted.
         call: async (inner, innerInput) => (await this.invoke(inner, innerInput, caller, { signal })).result,
       };
       const result = await tool.handler(args, ctx);

@@ -13,10 +13,10 @@ import type { Bus } from '../bus.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Content } from '../blobs/content.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
-import type { AgentRef, CallMeta, Caller, Credentials, Price, Transport } from './call-types.js';
+import type { AgentRef, CallMeta, Caller, Confirmation, Confirmer, Credentials, Price, Transport } from './call-types.js';
 
 // The call's own vocabulary lives in call-types.ts, which billing builds on; it stays importable from here.
-export type { AgentRef, CallMeta, Caller, Credentials, Price, Transport } from './call-types.js';
+export type { AgentRef, CallMeta, Caller, Confirmation, ConfirmationAnswer, Confirmer, Credentials, Price, Transport } from './call-types.js';
 
 export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
 
@@ -97,6 +97,8 @@ export interface Upload {
 export interface CallOptions {
   signal?: AbortSignal;
   upload?: Upload;
+  /** Asks the person before a tool that wants confirmation acts (given by adapters that can ask). */
+  confirm?: Confirmer;
 }
 
 /** A result that is bytes rather than JSON (artifact downloads); REST sends it as an attachment. */
@@ -129,6 +131,8 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
   selfField?: string;
   /** The spec lets this tool take the agent secret in its body (the entitlement grant); all others refuse it. */
   secretInBody?: boolean;
+  /** The question to put to the person before acting on this (valid) input, or null when none is needed. */
+  confirm?: (input: z.output<S>) => Confirmation | null;
   handler: (input: z.output<S>, ctx: ToolContext) => Promise<R> | R;
 }
 
@@ -140,6 +144,7 @@ export interface Tool extends Required<Pick<ToolSpec, 'name' | 'toolset' | 'desc
   annotations: ToolAnnotations;
   selfField?: string;
   secretInBody: boolean;
+  confirm?: (input: unknown) => Confirmation | null;
   handler: (input: unknown, ctx: ToolContext) => Promise<unknown> | unknown;
   /** JSON Schema of the input, computed once. */
   inputJsonSchema: Record<string, unknown>;

@@ -142,6 +142,10 @@ export const agentDelete = defineTool({
   auth: 'owner',
   selfField: 'handle',
   annotations: { destructiveHint: true, idempotentHint: false },
+  confirm: (input) => ({
+    message: `Delete @${input.handle} for good, with its secret, memory, mail, wall posts, follows, watches and credits? Type the handle to confirm.`,
+    typeToConfirm: input.handle,
+  }),
   handler: async (input, ctx) => {
     const me = ctx.caller.agent!;
     await store.deleteAgent(ctx.db, me.id);

@@ -93,6 +93,18 @@ export const memoryBulkDelete = defineTool({
 
 export const FORGET_MAX = 1000;
 
+/** The filters of a forget, as the person reads them in the confirmation. */
+function describeFilters(f: { namespace?: string; key_prefix?: string; tags?: string[]; older_than?: string; query?: string }): string {
+  const parts = [
+    f.namespace && `namespace "${f.namespace}"`,
+    f.key_prefix && `keys starting "${f.key_prefix}"`,
+    f.tags?.length && `tags ${f.tags.join(', ')}`,
+    f.older_than && `last written before ${f.older_than}`,
+    f.query && `the search "${f.query}"`,
+  ].filter(Boolean);
+  return parts.length ? parts.join(' and ') : 'no filter';
+}
+
 export const memoryForget = defineTool({
   name: 'memory_forget',
   title: 'Forget by filter',
@@ -113,6 +125,10 @@ export const memoryForget = defineTool({
   auth: 'owner',
   selfField: 'handle',
   annotations: { destructiveHint: true },
+  confirm: (input) =>
+    input.dry_run
+      ? null
+      : { message: `Forget for good every entry of yours matching ${describeFilters(input)} (at most ${FORGET_MAX})? This cannot be undone.` },
   handler: async (input, ctx) => {
     const match = input.query ? ftsQuery(input.query) : undefined;
     if (!input.namespace && !input.key_prefix && !input.tags?.length && !input.older_than && !match) {
