@@ -48,7 +48,7 @@ async function modernCall(secret: string, name: string, args: Record<string, unk
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
   });
   expect(res.status).toBe(200);
-  return (await res.json()).result;
+  return ((await res.json()) as { result: any }).result;
 }
 
 describe('the 2026-07-28 input_required round trip (raw HTTP)', () => {
@@ -143,7 +143,7 @@ describe('clients answering with their own elicitation handler', () => {
     const client = new ClientV1({ name: 'confirm-v1', version: '1' }, { capabilities: { elicitation: {} } });
     const schemas: unknown[] = [];
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
-      schemas.push(req.params.requestedSchema);
+      schemas.push((req.params as { requestedSchema?: unknown }).requestedSchema);
       return { action: 'accept', content: { typed: 'confirm-v1' } };
     });
     await client.connect(new TransportV1(new URL(`${gw.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
