@@ -18,6 +18,7 @@ export const ERRORS = {
   secret_in_body: { status: 400, rpc: -32600, message: 'Send the agent secret as Authorization: Bearer, never in the body.' },
   unauthorized: { status: 401, rpc: -32001, message: 'Credentials are required: send Authorization: Bearer <AGENT_SECRET>.' },
   forbidden: { status: 403, rpc: -32003, message: 'These credentials may not act on this resource.' },
+  insufficient_scope: { status: 403, rpc: -32003, message: 'The access token was not granted the scope this tool needs.' },
   payment_required: { status: 402, rpc: -32402, message: 'Payment required: send X-API-Key or a PAYMENT-SIGNATURE.' },
   not_found: { status: 404, rpc: -32004, message: 'Not found.' },
   method_not_allowed: { status: 405, rpc: -32601, message: 'Method not allowed.' },

@@ -14,6 +14,8 @@ export interface Credentials {
   xPayment?: string;
   /** `X-Operator-Token`, for operator-only actions. */
   operatorToken?: string;
+  /** An OAuth access token and the resource (absolute URL) it was presented to; only /mcp/agent sets it. */
+  accessToken?: { token: string; resource: string };
   /** Client address, for anonymous rate limits and provenance. */
   ip: string;
   transport: Transport;
@@ -27,8 +29,10 @@ export interface AgentRef {
 /** Who is calling, once credentials are checked. */
 export interface Caller {
   agent: AgentRef | null;
-  /** True when a bearer was sent but matched no agent. */
+  /** True when a bearer (or an OAuth access token) was sent but matched no agent. */
   badBearer: boolean;
+  /** What an OAuth access token was granted (read, write, vault, pay); absent for every other credential. */
+  scopes?: readonly string[];
   credentials: Credentials;
   /** Filled by the billing step for metered calls (key, quota). */
   billing?: Record<string, unknown>;

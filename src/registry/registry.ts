@@ -6,6 +6,8 @@ import { GatewayError, toGatewayError, validationError, type ValidationIssue } f
 import { unknownFields } from './closed-objects.js';
 import { confirmBeforeActing } from './confirm-step.js';
 import type { Charge, ChargeStep } from './call-types.js';
+import { bearerChallenge } from '../auth/oauth-resource.js';
+import { scopeFor } from '../auth/oauth-scopes.js';
 import type { AgentRef, CallMeta, CallOptions, Caller, Credentials, Tool, ToolContext } from './types.js';
 
 export interface CallEvent {
@@ -23,6 +25,8 @@ export interface CallOutcome {
 
 export interface RegistryDeps {
   resolveAgent(secret: string): Promise<AgentRef | null>;
+  /** An OAuth access token presented to `resource`: its agent and scopes, or null when it is not usable there. */
+  resolveAccessToken?(token: string, resource: string): Promise<{ agent: AgentRef; scopes: readonly string[] } | null>;
   /** What every handler sees besides the per-call fields (db, clock, config, log, services). */
   base: Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal' | 'upload'>;
 }
@@ -86,6 +90,11 @@ export class Registry {
 
   /** Checks credentials once; a batch or a session reuses the result for many calls. */
   async resolve(credentials: Credentials): Promise<Caller> {
+    const at = credentials.accessToken;
+    if (at) {
+      const grant = (await this.deps.resolveAccessToken?.(at.token, at.resource)) ?? null;
+      return { agent: grant?.agent ?? null, badBearer: grant === null, credentials, scopes: grant?.scopes ?? [] };
+    }
     if (!credentials.bearer) return { agent: null, badBearer: false, credentials };
     const agent = await this.deps.resolveAgent(credentials.bearer);
     return { agent, badBearer: agent === null, credentials };
@@ -103,6 +112,7 @@ export class Registry {
     try {
       // A secret in the body is refused first: the answer must tell the caller to move it to the header.
       if (!tool.secretInBody) refuseSecretInBody(input);
+      if (caller.scopes) checkScope(tool, caller, this.deps.base.config.baseUrl);
       authorize(tool, caller);
       // Acting for another handle is refused before validation, so a stranger learns nothing from 422s.
       checkSelf(tool, input, caller);
@@ -148,6 +158,22 @@ export class Registry {
         // An observer must never break a call.
       }
     }
+  }
+}
+
+/** An OAuth token acts only within its scopes (src/auth/oauth-scopes.ts); a dead token is a 401 to sign in again. */
+function checkScope(tool: Tool, caller: Caller, baseUrl: string): void {
+  if (caller.badBearer) {
+    throw new GatewayError('unauthorized', 'The access token is not valid (expired, revoked or for another resource).', {
+      headers: { 'WWW-Authenticate': bearerChallenge(baseUrl, { error: 'invalid_token' }) },
+    });
+  }
+  const need = scopeFor(tool);
+  if (!caller.scopes!.includes(need)) {
+    throw new GatewayError('insufficient_scope', `The tool ${tool.name} needs the "${need}" scope, which this access token was not granted.`, {
+      extra: { required_scope: need },
+      headers: { 'WWW-Authenticate': bearerChallenge(baseUrl, { error: 'insufficient_scope', scope: need }) },
+    });
   }
 }
 
