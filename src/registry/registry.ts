@@ -104,7 +104,7 @@ export class Registry {
     return this.invoke(name, input, await this.resolve(credentials), opts);
   }
 
-  async invoke(name: string, input: unknown, caller: Caller, { signal, upload, confirm }: CallOptions = {}): Promise<CallOutcome> {
+  async invoke(name: string, input: unknown, caller: Caller, { signal, upload, confirm, progress }: CallOptions = {}): Promise<CallOutcome> {
     const tool = this.tools.get(name);
     if (!tool) throw new GatewayError('not_found', `Unknown tool: ${name}`);
     const started = performance.now();
@@ -129,6 +129,7 @@ export class Registry {
         meta,
         signal,
         upload,
+        progress,
         // An inner call gets the caller and the signal, never the outer call's upload or confirmer: a question
         // asked mid-way through a batch would come after the earlier calls had acted.
         call: async (inner, innerInput) => (await this.invoke(inner, innerInput, caller, { signal })).result,

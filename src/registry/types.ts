@@ -82,7 +82,12 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Raw request bytes a REST route accepted instead of a JSON body (artifact uploads); never over MCP or A2A. */
   upload?: Upload;
+  /** Reports how far a long call has got, when the adapter passes it on (MCP progress notifications). */
+  progress?: ProgressReporter;
 }
+
+/** `done` out of `total` (when known) steps of a long call, with a short note. */
+export type ProgressReporter = (done: number, total?: number, message?: string) => void;
 
 /** What background work (area workers, scheduled work kinds) runs with: a tool's context without a call. */
 export type WorkerContext = Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal'>;
@@ -99,6 +104,37 @@ export interface CallOptions {
   upload?: Upload;
   /** Asks the person before a tool that wants confirmation acts (given by adapters that can ask). */
   confirm?: Confirmer;
+  /** Hears the handler's progress reports (given by adapters that can pass them on). */
+  progress?: ProgressReporter;
+}
+
+/** Where durable work a tool started stands, in words every adapter can map to its own. */
+export type WorkState = 'running' | 'succeeded' | 'failed' | 'canceled';
+
+export interface WorkStatus {
+  state: WorkState;
+  /** One line for people ("Job job_x is queued."). */
+  message: string;
+  createdAt: number;
+  updatedAt: number;
+  /** When the work is due to start, if it waits (a timer): a poller need not ask before then. */
+  dueAt?: number;
+}
+
+/**
+ * Durable work a tool starts and answers for at once with its handle (a job): it outlives the call and a
+ * restart. An adapter that can follow such work for the client (MCP's Tasks extension) reads it by id with the
+ * `read` tool (input `{[field]: id}`, as the caller), whose answer is the work's final result once it ends.
+ */
+export interface DurableWork<R = unknown> {
+  read: string;
+  field: string;
+  /** Tool that cancels the work (same input), as the caller; without one the work cannot be canceled. */
+  cancel?: string;
+  /** The id of the work this call started, from its result; undefined when it started none. */
+  idOf(result: R): string | undefined;
+  /** Where the work stands, from the `read` tool's answer. */
+  statusOf(read: Record<string, unknown>): WorkStatus;
 }
 
 /** A result that is bytes rather than JSON (artifact downloads); REST sends it as an attachment. */
@@ -133,6 +169,8 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
   secretInBody?: boolean;
   /** The question to put to the person before acting on this (valid) input, or null when none is needed. */
   confirm?: (input: z.output<S>) => Confirmation | null;
+  /** The call starts durable work and answers with its handle at once; adapters may follow it (see DurableWork). */
+  durable?: DurableWork<R>;
   handler: (input: z.output<S>, ctx: ToolContext) => Promise<R> | R;
 }
 
@@ -145,6 +183,7 @@ export interface Tool extends Required<Pick<ToolSpec, 'name' | 'toolset' | 'desc
   selfField?: string;
   secretInBody: boolean;
   confirm?: (input: unknown) => Confirmation | null;
+  durable?: DurableWork;
   handler: (input: unknown, ctx: ToolContext) => Promise<unknown> | unknown;
   /** JSON Schema of the input, computed once. */
   inputJsonSchema: Record<string, unknown>;
