@@ -25,6 +25,7 @@ export const resourceTemplates: ResourceTemplateDef[] = [
     description: 'An entry of your memory, or one shared with you or public.',
     mimeType: 'application/json',
     tool: 'memory_get',
+    ownerVariable: 'handle',
   },
   {
     uriTemplate: 'agent://{handle}/profile',

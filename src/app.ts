@@ -23,13 +23,19 @@ import { createHttpServer } from './http/server.js';
 import type { LegacySseEndpoint } from './mcp/legacy-sse.js';
 import type { McpCatalog, McpConnectionOptions } from './mcp/server.js';
 import type { StreamableHttpEndpoint } from './mcp/streamable-http.js';
+import type { ResourceFeed } from './mcp/resource-feed.js';
 import { mountMcp, toolsetsOf } from './mcp/mount.js';
+import { mountSignedInMcp, signedInCredentials } from './mcp/signed-in.js';
+import { mountOAuth } from './http/oauth/mount.js';
+import { AccessTokens } from './auth/access-tokens.js';
 import { mountA2a, type A2a } from './a2a/mount.js';
 import { mountChat } from './openai/chat-endpoint.js';
 
 const loadMcp = () => import('./mcp/runtime.js');
 import { Registry } from './registry/registry.js';
-import type { Credentials } from './registry/types.js';
+import type { PromptDef } from './registry/prompt-defs.js';
+import type { ResourceDef, ResourceTemplateDef } from './registry/resource-defs.js';
+import type { Credentials, Tool } from './registry/types.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrate.js';
 import { dropValueSamples } from './store/planner-stats.js';
@@ -44,6 +50,19 @@ export interface GatewayOptions {
   log?: Logger;
   /** The database, when its opening was begun earlier (the CLI starts it while the modules load). */
   db?: Promise<SqliteDb>;
+  /**
+   * Tools, resources and prompts served beside the product's, registered before anything is served. The
+   * product never passes it: it is the seam by which a test harness (the MCP conformance suite's fixtures,
+   * test/helpers/conformance-gateway.ts) adds what the product must not ship.
+   */
+  additions?: CatalogAdditions;
+}
+
+export interface CatalogAdditions {
+  tools?: Tool[];
+  resources?: ResourceDef[];
+  resourceTemplates?: ResourceTemplateDef[];
+  prompts?: PromptDef[];
 }
 
 export class Gateway {
@@ -52,8 +71,10 @@ export class Gateway {
   private streamable?: StreamableHttpEndpoint;
   private mcpLoading?: Promise<{ streamable: StreamableHttpEndpoint; sse: LegacySseEndpoint }>;
   private sse?: LegacySseEndpoint;
+  private feed?: ResourceFeed;
   private metrics?: client.Registry;
   private a2a?: A2a;
+  private oauth?: { close(): void };
   private stopping = false;
 
   private constructor(
@@ -64,8 +85,16 @@ export class Gateway {
     readonly log: Logger,
     readonly infra: Infrastructure,
     readonly workers: Worker[],
+    additions: CatalogAdditions = {},
   ) {
-    this.mcpCatalog = { registry, resources, resourceListers, resourceTemplates, prompts, pageSize: config.mcpPageSize };
+    this.mcpCatalog = {
+      registry,
+      resources: [...resources, ...(additions.resources ?? [])],
+      resourceListers,
+      resourceTemplates: [...resourceTemplates, ...(additions.resourceTemplates ?? [])],
+      prompts: [...prompts, ...(additions.prompts ?? [])],
+      pageSize: config.mcpPageSize,
+    };
   }
 
   /** Opens the database (migrating it) and builds the registry; no port is bound yet. */
@@ -90,18 +119,23 @@ export class Gateway {
       registry: () => registry!,
       restBindings: routes,
     });
+    const tokens = new AccessTokens(db);
     registry = new Registry({
       resolveAgent: (secret) => infra.resolver.resolve(secret),
+      resolveAccessToken: async (token, resource) => {
+        const c = await tokens.check(token, resource);
+        return c.ok ? c.grant : null;
+      },
       base: { db, clock, config, log, services: infra.services },
     });
     registry.setChargeStep(infra.billing);
     infra.usage.attach(registry);
-    registry.add(...allTools);
+    registry.add(...allTools, ...(opts.additions?.tools ?? []));
     const workers = createWorkers();
     for (const w of workers) w.start({ db, clock, config, log, services: infra.services });
     for (const k of createWorkKinds()) infra.services.scheduler.register(k);
     infra.services.scheduler.start();
-    return new Gateway(config, db, registry, clock, log, infra, workers);
+    return new Gateway(config, db, registry, clock, log, infra, workers, opts.additions);
   }
 
   /**
@@ -109,25 +143,29 @@ export class Gateway {
    * request), acting with `credentials`.
    */
   async serveMcpStdio(toolsets: string[], credentials: Credentials): Promise<{ close(): Promise<void> }> {
-    const { buildV2Server, serveStdio } = await loadMcp();
+    const { buildV2Server, serveStdio, ResourceFeed } = await loadMcp();
     const known = new Set(this.registry.toolsets());
     const visible = toolsets.filter((t) => known.has(t));
-    return serveStdio((ctx) => buildV2Server(this.mcpCatalog, visible, credentials, ctx.era));
+    this.feed ??= new ResourceFeed(this.db, this.config.mcpChangePollMs, (err) => this.log.warn({ err }, 'resource change feed failed'));
+    const feed = this.feed;
+    return serveStdio((ctx) => buildV2Server(this.mcpCatalog, visible, credentials, feed, ctx.era));
   }
 
   /** The MCP HTTP transports, built (and the SDK loaded) on the first MCP request. */
   private mcpEndpoints(guardedCredentials: (req: http.IncomingMessage) => Credentials): Promise<{ streamable: StreamableHttpEndpoint; sse: LegacySseEndpoint }> {
-    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, buildV2Server, ModernHttpEndpoint, StreamableHttpEndpoint, LegacySseEndpoint }) => {
-      const known = new Set(this.registry.toolsets());
-      const factory = (ts: string[]) => buildMcpServer(this.mcpCatalog, { toolsets: ts.filter((t) => known.has(t)), credentials: this.httpCredentials() });
-      const modernFactory = (ts: string[], credentials: Credentials) => buildV2Server(this.mcpCatalog, ts.filter((t) => known.has(t)), credentials);
+    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, buildV2Server, mcpMethods, ModernHttpEndpoint, StreamableHttpEndpoint, LegacySseEndpoint, ResourceFeed }) => {
       const { config } = this;
+      const known = new Set(this.registry.toolsets());
+      const feed = (this.feed ??= new ResourceFeed(this.db, config.mcpChangePollMs, (err) => this.log.warn({ err }, 'resource change feed failed')));
+      const factory = (ts: string[]) => buildMcpServer(this.mcpCatalog, { toolsets: ts.filter((t) => known.has(t)), credentials: this.httpCredentials(), feed });
+      const modernFactory = (ts: string[], credentials: Credentials) => buildV2Server(this.mcpCatalog, ts.filter((t) => known.has(t)), credentials, feed);
+      const methods = mcpMethods(this.mcpCatalog, []);
       this.streamable = new StreamableHttpEndpoint(factory, {
         maxSessions: config.mcpMaxSessions,
         idleMs: config.mcpSessionIdleMs,
         maxBodyBytes: config.maxBodyBytes,
         credentials: guardedCredentials,
-        modern: new ModernHttpEndpoint(modernFactory, config.maxBodyBytes),
+        modern: new ModernHttpEndpoint(modernFactory, config.maxBodyBytes, feed, (uri, c) => methods.mayWatch(uri, c)),
       });
       this.sse = new LegacySseEndpoint(factory, { maxSessions: config.mcpMaxSessions, messagesPath: '/mcp/messages', credentials: guardedCredentials });
       return { streamable: this.streamable, sse: this.sse };
@@ -146,7 +184,9 @@ export class Gateway {
   async listen(): Promise<{ port: number; url: string }> {
     const { config } = this;
     const guard = new OriginGuard(config);
-    const fromReq = (req: http.IncomingMessage): Credentials => credentialsOf(req, 'mcp', config.trustProxy);
+    // A /mcp/agent request carries its access token in credentials of its own (src/mcp/signed-in.ts).
+    const fromReq = (req: http.IncomingMessage): Credentials => signedInCredentials(req) ?? credentialsOf(req, 'mcp', config.trustProxy);
+    const tokens = new AccessTokens(this.db);
     const mcp = () => this.mcpEndpoints(fromReq);
     this.metrics = createMetrics(this.registry);
     let openapi: unknown;
@@ -163,6 +203,13 @@ export class Gateway {
           sseOpen: async (_req, res, query) => (await mcp()).sse.open(res, toolsetsOf(query)),
           sseMessage: async (req, res, query) => (await mcp()).sse.message(req, res, query.get('sessionId')),
         });
+        mountSignedInMcp(router, guard, {
+          baseUrl: () => config.baseUrl,
+          check: (token, resource) => tokens.check(token, resource),
+          credentials: (req) => credentialsOf(req, 'mcp', config.trustProxy),
+          serve: async (req, res, toolsets) => (await mcp()).streamable.handle(req, res, toolsets),
+        });
+        this.oauth = mountOAuth(router, { config, db: this.db, egress: this.registry.services.egress, registry: this.registry });
         this.a2a = mountA2a(router, { registry: this.registry, db: this.db, clock: this.clock, log: this.log, config, version: GATEWAY_VERSION });
         mountChat(router, this.registry, { trustProxy: config.trustProxy, maxBodyBytes: config.maxBodyBytes });
       },
@@ -208,6 +255,7 @@ export class Gateway {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       this.a2a?.close();
+      this.oauth?.close();
       await this.streamable?.closeAll();
       await this.sse?.closeAll();
       const timer = setTimeout(() => server.closeAllConnections(), this.config.shutdownGraceMs);
@@ -215,6 +263,7 @@ export class Gateway {
       await closed;
       clearTimeout(timer);
     }
+    this.feed?.close();
     await this.registry.services.scheduler.stop(this.config.shutdownGraceMs);
     for (const w of this.workers) await w.stop();
     await this.infra.close();

@@ -35,6 +35,7 @@ const EnvSchema = z.object({
   GATEWAY_MCP_MAX_SESSIONS: positiveInt.default(1000),
   GATEWAY_MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
   GATEWAY_MCP_PAGE_SIZE: positiveInt.max(1000).default(100),
+  GATEWAY_MCP_CHANGE_POLL_MS: positiveInt.min(50).max(60_000).default(500),
   GATEWAY_ALLOWED_HOSTS: list,
   GATEWAY_ALLOWED_ORIGINS: list,
   GATEWAY_TRUST_PROXY: bool,
@@ -88,6 +89,8 @@ export interface Config {
   mcpMaxSessions: number;
   mcpSessionIdleMs: number;
   mcpPageSize: number;
+  /** How often resource subscribers' feed looks for changes made by any gateway process on the database. */
+  mcpChangePollMs: number;
   allowedHosts: string[];
   allowedOrigins: string[];
   trustProxy: boolean;
@@ -189,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpMaxSessions: e.GATEWAY_MCP_MAX_SESSIONS,
     mcpSessionIdleMs: e.GATEWAY_MCP_SESSION_IDLE_SECONDS * 1000,
     mcpPageSize: e.GATEWAY_MCP_PAGE_SIZE,
+    mcpChangePollMs: e.GATEWAY_MCP_CHANGE_POLL_MS,
     allowedHosts: e.GATEWAY_ALLOWED_HOSTS,
     allowedOrigins: e.GATEWAY_ALLOWED_ORIGINS,
     trustProxy: e.GATEWAY_TRUST_PROXY,

@@ -210,6 +210,29 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
       throw new McpMethodError(LEGACY_RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }, true);
     },
 
+    /**
+     * Whether the caller may hear of changes to `uri` (a subscription): it can read it now, or it is the caller's
+     * own resource not written yet. Hearing when a stranger's private memory changes would leak it.
+     */
+    async mayWatch(uri: string, credentials: Credentials): Promise<boolean> {
+      try {
+        await this.readResource(uri, credentials);
+        return true;
+      } catch (err) {
+        if (!(err instanceof McpMethodError) || !err.resourceNotFound) return false;
+        for (const t of catalog.resourceTemplates) {
+          const owner = t.ownerVariable && matchTemplate(t.uriTemplate, uri)?.[t.ownerVariable];
+          if (owner) return (await registry.resolve(credentials)).agent?.handle === owner.toLowerCase();
+        }
+        return false;
+      }
+    },
+
+    /** resources/subscribe: refused, as a missing resource, for what the caller may not watch. */
+    async checkSubscribe(uri: string, credentials: Credentials): Promise<void> {
+      if (!(await this.mayWatch(uri, credentials))) throw new McpMethodError(LEGACY_RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }, true);
+    },
+
     listPrompts() {
       return { prompts: catalog.prompts.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
     },

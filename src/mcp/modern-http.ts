@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { SUPPORTED_PROTOCOL_VERSIONS as LEGACY_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpHandler, isLegacyRequest, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, type McpHttpHandler, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
 
 /** The per-request server: the toolsets the URL asks for and the caller's credentials. */
@@ -39,13 +39,19 @@ export class ModernHttpEndpoint {
   private readonly handler: McpHttpHandler;
   private readonly serve: ReturnType<typeof toNodeHandler>;
 
-  constructor(factory: ModernServerFactory, maxBodyBytes: number) {
+  constructor(
+    factory: ModernServerFactory,
+    maxBodyBytes: number,
+    /** The changes subscriptions/listen streams hear of (the SDK owns the streams: ack, filter, keep-alive). */
+    bus: ServerEventBus,
+    private readonly mayWatch: (uri: string, credentials: Credentials) => Promise<boolean>,
+  ) {
     this.handler = createMcpHandler(
       (ctx) => {
         const scope = ctx.authInfo?.extra as RequestScope | undefined;
         return factory(scope?.toolsets ?? [], scope?.credentials ?? { ip: 'unknown', transport: 'mcp' });
       },
-      { legacy: 'reject', maxRequestBodySize: maxBodyBytes },
+      { legacy: 'reject', maxRequestBodySize: maxBodyBytes, bus },
     );
     this.serve = toNodeHandler(this.handler, { maxRequestBodySize: maxBodyBytes });
   }
@@ -58,8 +64,21 @@ export class ModernHttpEndpoint {
 
   /** Serves one modern request; the credentials reach the tools through the request's pass-through authInfo. */
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown, scope: RequestScope): Promise<void> {
+    await this.keepWatchable(body, scope.credentials);
     const withAuth = Object.assign(req, { auth: { token: '', clientId: 'agent-gateway', scopes: [], extra: { ...scope } } });
     await this.serve(withAuth, res, body);
+  }
+
+  /**
+   * A subscriptions/listen request keeps only the resource URIs the caller may watch; the SDK's acknowledgement
+   * then lists what is honoured, so the client sees which were refused.
+   */
+  private async keepWatchable(body: unknown, credentials: Credentials): Promise<void> {
+    const m = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
+    const uris = m?.method === 'subscriptions/listen' ? m.params?.notifications?.resourceSubscriptions : undefined;
+    if (!Array.isArray(uris)) return;
+    const allowed = await Promise.all(uris.map((u) => (typeof u === 'string' ? this.mayWatch(u, credentials) : true)));
+    m!.params!.notifications!.resourceSubscriptions = uris.filter((_, i) => allowed[i]);
   }
 
   async close(): Promise<void> {

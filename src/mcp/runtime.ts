@@ -6,3 +6,5 @@ export { ModernHttpEndpoint } from './modern-http.js';
 export { StreamableHttpEndpoint } from './streamable-http.js';
 export { LegacySseEndpoint } from './legacy-sse.js';
 export { serveStdio } from '@modelcontextprotocol/server/stdio';
+export { ResourceFeed } from './resource-feed.js';
+export { mcpMethods } from './methods.js';

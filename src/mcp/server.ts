@@ -12,11 +12,15 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Credentials } from '../registry/types.js';
 import { confirmAboveOf, elicitingConfirmer } from './confirmations.js';
 import { INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_INFO, type McpCatalog } from './methods.js';
+import type { ResourceFeed } from './resource-feed.js';
+import { SessionSubscriptions } from './session-subscriptions.js';
 
 export { SERVER_NAME, SERVER_VERSION, type McpCatalog } from './methods.js';
 
@@ -25,6 +29,8 @@ export interface McpConnectionOptions {
   toolsets: string[];
   /** Credentials for a message: from the HTTP request (authInfo.extra) or fixed for stdio. */
   credentials(extra: { authInfo?: { extra?: Record<string, unknown> } }): Credentials;
+  /** Resource changes, for resources/subscribe. */
+  feed: ResourceFeed;
 }
 
 /** Runs a method, turning its error into v1's McpError (the 2025 era keeps -32002 for a missing resource). */
@@ -38,8 +44,24 @@ const v1 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
 };
 
 export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {}, completions: {} },
+    instructions: INSTRUCTIONS,
+  });
   const m = mcpMethods(catalog, opts.toolsets);
+  const subscriptions = new SessionSubscriptions(opts.feed, (uri) => server.sendResourceUpdated({ uri }));
+  server.onclose = () => subscriptions.close();
+  server.setRequestHandler(SubscribeRequestSchema, (req, extra) =>
+    v1(async () => {
+      await m.checkSubscribe(req.params.uri, opts.credentials(extra));
+      subscriptions.add(req.params.uri);
+      return {};
+    }),
+  );
+  server.setRequestHandler(UnsubscribeRequestSchema, (req) => {
+    subscriptions.remove(req.params.uri);
+    return {};
+  });
   server.setRequestHandler(ListToolsRequestSchema, (req) => v1(() => m.listTools(req.params?.cursor)));
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
     // A client that declared elicitation is asked on this request's own stream; others keep explicit arguments.

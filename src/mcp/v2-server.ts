@@ -7,6 +7,8 @@ import { inputRequired, ProtocolError, Server, type CacheHint, type ClientCapabi
 import type { Credentials } from '../registry/types.js';
 import { CONFIRM_KEY, confirmAboveOf, confirmationForm, elicitingConfirmer, roundTripConfirmer } from './confirmations.js';
 import { INSTRUCTIONS, McpMethodError, mcpMethods, NeedsConfirmation, SERVER_INFO, type McpCatalog } from './methods.js';
+import type { ResourceFeed } from './resource-feed.js';
+import { SessionSubscriptions } from './session-subscriptions.js';
 
 /** The 2026-07-28 revision's code for "resource not found"; the 2025 era keeps its own (-32002). */
 const MODERN_RESOURCE_NOT_FOUND = -32602;
@@ -29,7 +31,7 @@ const CACHE_HINTS: Record<string, CacheHint> = {
   'resources/read': { ttlMs: 10_000, cacheScope: 'private' },
 };
 
-export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentials: Credentials, era: Era = 'modern'): Server {
+export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentials: Credentials, feed: ResourceFeed, era: Era = 'modern'): Server {
   /** Runs a method, turning its error into v2's ProtocolError with the era's codes. */
   const v2 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
     try {
@@ -40,7 +42,9 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     }
   };
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {} },
+    // Modern clients subscribe with subscriptions/listen (served by the SDK from the feed), legacy ones with
+    // resources/subscribe below.
+    capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {}, completions: {} },
     instructions: INSTRUCTIONS,
     cacheHints: CACHE_HINTS,
   });
@@ -67,6 +71,21 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
   server.setRequestHandler('resources/list', (req) => v2(() => m.listResources(req.params?.cursor, credentials)));
   server.setRequestHandler('resources/templates/list', () => v2(() => m.listResourceTemplates()));
   server.setRequestHandler('resources/read', (req) => v2(() => m.readResource(req.params.uri, credentials)));
+  if (era === 'legacy') {
+    const subscriptions = new SessionSubscriptions(feed, (uri) => server.sendResourceUpdated({ uri }));
+    server.onclose = () => subscriptions.close();
+    server.setRequestHandler('resources/subscribe', (req) =>
+      v2(async () => {
+        await m.checkSubscribe(req.params.uri, credentials);
+        subscriptions.add(req.params.uri);
+        return {};
+      }),
+    );
+    server.setRequestHandler('resources/unsubscribe', (req) => {
+      subscriptions.remove(req.params.uri);
+      return {};
+    });
+  }
   server.setRequestHandler('prompts/list', () => v2(() => m.listPrompts()));
   server.setRequestHandler('prompts/get', (req) => v2(() => m.getPrompt(req.params.name, req.params.arguments)));
   server.setRequestHandler('completion/complete', (req) => v2(() => m.complete(req.params.ref, req.params.argument, req.params.context?.arguments, credentials)));

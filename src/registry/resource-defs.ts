@@ -26,4 +26,6 @@ export interface ResourceTemplateDef {
   description: string;
   mimeType: string;
   tool: string;
+  /** The variable naming the agent the resource belongs to: its owner may subscribe before the resource exists. */
+  ownerVariable?: string;
 }

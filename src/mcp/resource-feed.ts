@@ -1,0 +1,93 @@
+// Resource changes for MCP subscribers, whichever gateway process made them: while anyone listens, the feed polls
+// the database's change log (store/resource-changes.ts) and hands each changed URI to its listeners. It is the
+// `ServerEventBus` of SDK v2's subscriptions/listen streams (2026-07-28) and the source of the 2025 sessions'
+// notifications/resources/updated. It does not poll when no one listens.
+import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import type { Db } from '../store/db.js';
+import { lastResourceChange, resourceChangesSince } from '../store/resource-changes.js';
+
+const BATCH = 500;
+
+export class ResourceFeed implements ServerEventBus {
+  private readonly listeners = new Set<(e: ServerEvent) => void>();
+  private cursor = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private polling: Promise<void> | null = null;
+  private starting: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly pollMs: number,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  /** In-process events (none today: tools, prompts and templates change only with a new gateway version). */
+  publish(event: ServerEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch (err) {
+        this.onError(err);
+      }
+    }
+  }
+
+  subscribe(listener: (e: ServerEvent) => void): () => void {
+    this.listeners.add(listener);
+    if (!this.timer && !this.starting) this.start();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stop();
+    };
+  }
+
+  /** Resolves once the feed watches from the current end of the log (tests wait on it before changing data). */
+  ready(): Promise<void> {
+    return this.starting ?? Promise.resolve();
+  }
+
+  private start(): void {
+    // Changes from before the first listener are history, not news.
+    this.starting = lastResourceChange(this.db)
+      .then((seq) => {
+        this.cursor = seq;
+        if (this.listeners.size > 0 && !this.timer) {
+          this.timer = setInterval(() => void this.poll(), this.pollMs);
+          this.timer.unref();
+        }
+      })
+      .catch(this.onError)
+      .finally(() => (this.starting = null));
+  }
+
+  private stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One poll at a time; a slow one makes the next tick skip rather than pile up. */
+  private poll(): Promise<void> {
+    this.polling ??= (async () => {
+      try {
+        let rows: { seq: number; uri: string }[];
+        do {
+          rows = await resourceChangesSince(this.db, this.cursor, BATCH);
+          const uris = new Set<string>();
+          for (const r of rows) uris.add(r.uri);
+          if (rows.length) this.cursor = rows[rows.length - 1].seq;
+          for (const uri of uris) this.publish({ kind: 'resource_updated', uri });
+        } while (rows.length === BATCH && this.listeners.size > 0);
+      } catch (err) {
+        this.onError(err);
+      } finally {
+        this.polling = null;
+      }
+    })();
+    return this.polling;
+  }
+
+  close(): void {
+    this.stop();
+    this.listeners.clear();
+  }
+}

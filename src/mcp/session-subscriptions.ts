@@ -1,0 +1,34 @@
+// resources/subscribe and resources/unsubscribe of one 2025-era connection (HTTP session, SSE stream or stdio):
+// the URIs it subscribed to, and notifications/resources/updated for each change the feed reports for them.
+// It listens to the feed only while it has a subscription.
+import type { ServerEvent } from '@modelcontextprotocol/server';
+import type { ResourceFeed } from './resource-feed.js';
+
+export class SessionSubscriptions {
+  private readonly uris = new Set<string>();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly feed: ResourceFeed,
+    private readonly notify: (uri: string) => Promise<void>,
+  ) {}
+
+  add(uri: string): void {
+    this.uris.add(uri);
+    this.unsubscribe ??= this.feed.subscribe((e) => this.onChange(e));
+  }
+
+  remove(uri: string): void {
+    this.uris.delete(uri);
+    if (this.uris.size === 0) this.close();
+  }
+
+  close(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  private onChange(e: ServerEvent): void {
+    if (e.kind === 'resource_updated' && this.uris.has(e.uri)) void this.notify(e.uri).catch(() => undefined);
+  }
+}
