@@ -8,6 +8,7 @@ import { gatewayRoutes } from './gateway.js';
 import { identityRoutes } from './identity.js';
 import { memoryRoutes } from './memory.js';
 import { notificationRoutes } from './notifications.js';
+import { connectionRoutes } from './connections.js';
 import { onboardingRoutes } from './onboarding.js';
 import { vaultRoutes } from './vault.js';
 import { watchRoutes, workRoutes } from './work.js';
@@ -18,4 +19,4 @@ import { wallRoutes } from './wall.js';
 import { socialRoutes } from './social.js';
 import { catalogRoutes } from './catalog.js';
 
-export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...notificationRoutes, ...workRoutes, ...watchRoutes, ...x402Routes, ...askRoutes, ...chatRoutes, ...wallRoutes, ...socialRoutes, ...catalogRoutes];
+export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...notificationRoutes, ...connectionRoutes, ...workRoutes, ...watchRoutes, ...x402Routes, ...askRoutes, ...chatRoutes, ...wallRoutes, ...socialRoutes, ...catalogRoutes];

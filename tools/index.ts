@@ -12,6 +12,7 @@ import { identityCard } from './identity/card.js';
 import { identityTools } from './identity/index.js';
 import { createMemoryWorkers, memoryTools } from './memory/index.js';
 import { notificationTools } from './notifications/index.js';
+import { connectionTools } from './connections/index.js';
 import { onboardingTools } from './onboarding/index.js';
 import { toolbeltTools } from './toolbelt/index.js';
 import { vaultTools } from './vault/index.js';
@@ -28,7 +29,7 @@ import { socialTools } from './social/index.js';
 import { createXpWorkers, xpTools } from './xp/index.js';
 import { catalogTools } from './catalog/index.js';
 
-export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, webhookSecretGet, ...jobTools, ...handoffTools, ...watchTools, heartbeat, ...x402Tools, ...assistantTools, ...chatTools, ...wallTools, ...socialTools, ...xpTools, ...catalogTools];
+export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, ...connectionTools, webhookSecretGet, ...jobTools, ...handoffTools, ...watchTools, heartbeat, ...x402Tools, ...assistantTools, ...chatTools, ...wallTools, ...socialTools, ...xpTools, ...catalogTools];
 
 /** Background workers of every area, fresh for each gateway. */
 export const createWorkers = (): Worker[] => [...createMemoryWorkers(), ...createArtifactWorkers(), ...createWallWorkers(), ...createXpWorkers()];

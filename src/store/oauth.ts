@@ -100,3 +100,11 @@ export async function revokeClient(db: Db, agentId: string, clientId: string): P
     return live;
   });
 }
+
+/** The agent with this id, if it still exists (the authorization server's account lookup). */
+export const agentById = (db: Db, id: string): Promise<{ id: string; handle: string } | undefined> =>
+  db.get('SELECT id, handle FROM agents WHERE id = ?', [id]);
+
+/** The agent an unrevoked API key was issued to (keys issued without an agent have none). */
+export const agentOfKey = (db: Db, keyHash: string): Promise<{ id: string; handle: string } | undefined> =>
+  db.get('SELECT a.id, a.handle FROM api_keys k JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = ? AND k.revoked_at IS NULL', [keyHash]);

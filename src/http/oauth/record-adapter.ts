@@ -1,0 +1,72 @@
+// oidc-provider's storage adapter on SQLite (src/store/oauth.ts). Every record is keyed by the SHA-256 of its
+// id; token-like records (codes, access and refresh tokens) are stored without their id, so the table holds
+// nothing a client could present. Expiries use the system clock, as oidc-provider stamps them with it.
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { hashSecret } from '../../auth/secrets.js';
+import type { Db } from '../../store/db.js';
+import * as store from '../../store/oauth.js';
+
+/** Models whose id is itself a credential; their payload is stored without it. */
+const BEARER_KINDS = new Set([
+  'AccessToken',
+  'RefreshToken',
+  'AuthorizationCode',
+  'ClientCredentials',
+  'RegistrationAccessToken',
+  'InitialAccessToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PushedAuthorizationRequest',
+]);
+
+export class RecordAdapter implements Adapter {
+  private readonly bearer: boolean;
+
+  constructor(
+    private readonly db: Db,
+    private readonly kind: string,
+  ) {
+    this.bearer = BEARER_KINDS.has(kind);
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const kept: AdapterPayload = { ...payload };
+    if (this.bearer) delete kept.jti;
+    await store.upsertRecord(this.db, this.kind, hashSecret(id), JSON.stringify(kept), {
+      grantId: payload.grantId ?? (this.kind === 'Grant' ? id : null),
+      uid: payload.uid ?? null,
+      accountId: payload.accountId ?? null,
+      clientId: payload.clientId ?? (this.kind === 'Client' ? id : null),
+      expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : null,
+    });
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const row = await store.findRecord(this.db, this.kind, hashSecret(id), Date.now());
+    if (!row) return undefined;
+    const payload = JSON.parse(row.payload) as AdapterPayload;
+    return this.bearer ? { ...payload, jti: id } : payload;
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    const row = await store.findRecordByUid(this.db, this.kind, uid, Date.now());
+    return row ? (JSON.parse(row.payload) as AdapterPayload) : undefined;
+  }
+
+  async findByUserCode(): Promise<undefined> {
+    // The device flow is not enabled.
+    return undefined;
+  }
+
+  async consume(id: string): Promise<void> {
+    await store.consumeRecord(this.db, this.kind, hashSecret(id), Math.floor(Date.now() / 1000));
+  }
+
+  async destroy(id: string): Promise<void> {
+    await store.destroyRecord(this.db, this.kind, hashSecret(id));
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await store.destroyKindByGrant(this.db, this.kind, grantId);
+  }
+}
