@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Gateway } from '../../src/app.js';
+import { Gateway, type CatalogAdditions } from '../../src/app.js';
 import { ManualClock, type Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -19,11 +19,13 @@ export interface TestGateway {
 
 export const tempDir = (prefix = 'gw-test-'): string => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
-export async function startGateway(opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock } = {}): Promise<TestGateway> {
+export async function startGateway(
+  opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock; additions?: CatalogAdditions } = {},
+): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? tempDir();
   const config = loadConfig({ PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
   const clock = (opts.clock as ManualClock | undefined) ?? new ManualClock();
-  const gateway = await Gateway.create({ config, clock, log: createLogger('silent') });
+  const gateway = await Gateway.create({ config, clock, log: createLogger('silent'), additions: opts.additions });
   const { url } = await gateway.listen();
   let stopped = false;
   const stop = async () => {

@@ -1,30 +1,106 @@
-// The official MCP conformance suite and the MCP Inspector CLI against the real server.
+// The official MCP conformance suite (@modelcontextprotocol/conformance, its 2025 server scenarios) and the MCP
+// Inspector CLI against the real server. The suite calls fixtures by name (test_simple_text, test://static-text,
+// test_simple_prompt, …): test/helpers/conformance-gateway.ts registers them, never the product.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, tempDir, type TestGateway } from '../helpers/gateway.js';
+import { allTools } from '../../tools/index.js';
+import { prompts } from '../../prompts/index.js';
+import { resources, resourceTemplates } from '../../resources/index.js';
+import { conformanceAdditions, startConformanceGateway } from '../helpers/conformance-gateway.js';
+import { tempDir, type TestGateway } from '../helpers/gateway.js';
 import { bin, MAIN } from '../helpers/paths.js';
 
 const run = promisify(execFile);
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startGateway();
+  gw = await startConformanceGateway();
 });
 afterAll(async () => gw.cleanup());
 
-const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'resources-list', 'prompts-list'];
+/** Every one passes with no failure and no warning. */
+const PASSING = [
+  'server-initialize',
+  'ping',
+  'completion-complete',
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-error',
+  'tools-call-elicitation',
+  'json-schema-2020-12',
+  'server-sse-multiple-streams',
+  'resources-list',
+  'resources-read-text',
+  'resources-templates-read',
+  'prompts-list',
+  'prompts-get-simple',
+  'prompts-get-with-args',
+  'dns-rebinding-protection',
+];
+
+/**
+ * Not run: they exercise what the 2026-07-28 revision deprecates (docs/decisions/mcp-eras.md, "The conformance
+ * suite"), which the gateway does not add.
+ */
+const DEPRECATED: Record<string, string> = {
+  'logging-set-level': 'logging/setLevel (Logging is deprecated)',
+  'tools-call-with-logging': 'sets the level with logging/setLevel and expects notifications/message from a tool (Logging is deprecated)',
+  'tools-call-sampling': 'a tool that calls sampling/createMessage on the client (Sampling is deprecated)',
+};
+
+/** Not run yet: the product lacks what they exercise. Each becomes a PASSING entry when it lands. */
+const WAITING: Record<string, string> = {
+  'tools-call-image': 'a tool result is always JSON text: no image content (test_image_content)',
+  'tools-call-audio': 'a tool result is always JSON text: no audio content (test_audio_content)',
+  'tools-call-embedded-resource': 'a tool result is always JSON text: no embedded resource (test_embedded_resource)',
+  'tools-call-mixed-content': 'a tool result is always JSON text: no text + image + resource (test_multiple_content_types)',
+  'tools-call-with-progress': 'a tool cannot send notifications/progress for the request\'s progressToken (test_tool_with_progress)',
+  'elicitation-sep1034-defaults': 'a tool can only ask to confirm, not elicit a form of its own with defaults (test_elicitation_sep1034_defaults)',
+  'elicitation-sep1330-enums': 'a tool can only ask to confirm, not elicit a form of its own with enums (test_elicitation_sep1330_enums)',
+  'server-sse-polling':
+    'no SSE resumability (SEP-1699: priming event id, retry, closing a POST stream mid-call, replay on GET with Last-Event-ID); ' +
+    'today a plain tools/call is answered with JSON, so the scenario reports 0/0 checks, which proves nothing',
+  'resources-read-binary': 'a resource read is always JSON text: no blob content (test://static-binary)',
+  'resources-subscribe': 'resources/subscribe is not served on 2025-era sessions (Method not found)',
+  'resources-unsubscribe': 'resources/unsubscribe is not served on 2025-era sessions (Method not found)',
+  'prompts-get-embedded-resource': 'a prompt renders one text message: no embedded resource (test_prompt_with_embedded_resource)',
+  'prompts-get-with-image': 'a prompt renders one text message: no image content (test_prompt_with_image)',
+};
 
 describe('MCP conformance suite (@modelcontextprotocol/conformance)', () => {
-  it.each(SCENARIOS)('%s passes', async (scenario) => {
+  it('every server scenario of the installed suite is run, excluded as deprecated or waiting on the product', async () => {
+    const { stdout } = await run(bin('conformance'), ['list'], { timeout: 60_000 });
+    const server = stdout.slice(stdout.indexOf('Server scenarios'), stdout.indexOf('Client scenarios'));
+    const listed = [...server.matchAll(/^\s+- (\S+)$/gm)].map((m) => m[1]);
+    expect(listed.length).toBeGreaterThan(0);
+    expect([...listed].sort()).toEqual([...PASSING, ...Object.keys(DEPRECATED), ...Object.keys(WAITING)].sort());
+  });
+
+  it('the product ships none of the fixtures: only the harness registers them', () => {
+    const { tools = [], resources: res = [], resourceTemplates: templates = [], prompts: fixturePrompts = [] } = conformanceAdditions;
+    expect(tools.length).toBeGreaterThan(0);
+    expect(allTools.filter((t) => t.toolset === 'conformance' || tools.some((f) => f.name === t.name))).toEqual([]);
+    expect(resources.filter((r) => r.uri.startsWith('test://') || res.some((f) => f.uri === r.uri))).toEqual([]);
+    expect(resourceTemplates.filter((t) => templates.some((f) => f.uriTemplate === t.uriTemplate))).toEqual([]);
+    expect(prompts.filter((p) => fixturePrompts.some((f) => f.name === p.name))).toEqual([]);
+  });
+
+  it.each(PASSING)('%s passes', async (scenario) => {
     const { stdout } = await run(bin('conformance'), ['server', '--url', `${gw.url}/mcp`, '--scenario', scenario], {
       timeout: 60_000,
     });
-    const m = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout);
+    const m = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(stdout);
     expect(m, stdout).not.toBeNull();
-    expect(Number(m![3]), stdout).toBe(0);
-    expect(Number(m![1])).toBe(Number(m![2]));
+    const [passed, total, failed, warnings] = m!.slice(1).map(Number);
+    expect(failed, stdout).toBe(0);
+    expect(warnings, stdout).toBe(0);
+    // A scenario whose checks do not apply reports 0/0: that proves nothing, so it must not count as a pass.
+    expect(total, stdout).toBeGreaterThan(0);
+    expect(passed, stdout).toBe(total);
   });
+
+  for (const [scenario, gap] of Object.entries(WAITING)) it.todo(`${scenario}: ${gap}`);
 });
 
 describe('MCP Inspector CLI', () => {

@@ -1,0 +1,123 @@
+// The gateway the official MCP conformance suite (@modelcontextprotocol/conformance) runs against: the real
+// product, built in-process as src/main.ts and test/helpers/gateway.ts build it, plus the fixtures the suite's
+// 2025 server scenarios call by name (test_simple_text, test://static-text, test_simple_prompt, …). The
+// fixtures are registered here, through the same defineTool, ResourceDef and PromptDef the product uses, and
+// handed to the gateway with the `additions` option of Gateway.create: the product never ships them.
+//
+// Fixtures the gateway cannot express are left out, with the scenario that wants them marked as a to-do in
+// test/mcp/conformance.test.ts: a tool result or a resource read is always JSON text (no image, audio, blob
+// or embedded-resource content), a prompt renders one text message, and a tool can ask the person only to
+// confirm (no form of its own) and cannot report progress.
+import { z } from 'zod';
+import type { CatalogAdditions } from '../../src/app.js';
+import { GatewayError } from '../../src/errors.js';
+import { defineTool } from '../../src/registry/define-tool.js';
+import type { PromptDef } from '../../src/registry/prompt-defs.js';
+import type { ResourceDef, ResourceTemplateDef } from '../../src/registry/resource-defs.js';
+import type { Tool } from '../../src/registry/types.js';
+import { startGateway, type TestGateway } from './gateway.js';
+
+const toolset = 'conformance';
+const noInput = z.object({});
+
+/** The suite's SEP-1613 schema, exactly as its reference server lists it: `$schema`, `$defs`, a `$ref`, closed. */
+export const JSON_SCHEMA_2020_12_INPUT = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+  properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+  additionalProperties: false,
+};
+
+const jsonSchemaTool = defineTool({
+  name: 'json_schema_2020_12_tool',
+  toolset,
+  description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613).',
+  input: z.object({ name: z.string().optional(), address: z.object({ street: z.string().optional(), city: z.string().optional() }).optional() }),
+  auth: 'public',
+  handler: (input) => ({ called_with: input }),
+});
+
+/** Reads one fixture resource: the registry reads every resource through a tool, kept out of tools/list. */
+const resourceTool = (name: string, handler: (input: Record<string, unknown>) => unknown, input: z.ZodObject = noInput): Tool =>
+  defineTool({ name, toolset, description: `Reads a conformance fixture resource (${name}).`, input, auth: 'public', expose: { mcp: false }, handler });
+
+export const conformanceTools: Tool[] = [
+  defineTool({
+    name: 'test_simple_text',
+    toolset,
+    description: 'Tests simple text content response.',
+    input: noInput,
+    auth: 'public',
+    handler: () => 'This is a simple text response for testing.',
+  }),
+  defineTool({
+    name: 'test_error_handling',
+    toolset,
+    description: 'Tests error response handling: always fails.',
+    input: noInput,
+    auth: 'public',
+    handler: () => {
+      throw new GatewayError('bad_request', 'This tool intentionally returns an error for testing');
+    },
+  }),
+  // The gateway's tools ask the person through the registry's confirm step, which a 2025-era client that
+  // declared elicitation receives as elicitation/create. The form is the gateway's confirmation (a yes box),
+  // not the suite's username/email; the suite checks only that the server elicited and the tool answered.
+  defineTool({
+    name: 'test_elicitation',
+    toolset,
+    description: 'Tests server-initiated elicitation: asks the person to confirm the given message.',
+    input: z.object({ message: z.string().describe('The message to show the user') }),
+    auth: 'public',
+    confirm: (input) => ({ message: input.message }),
+    handler: () => ({ confirmed: true }),
+  }),
+  // The listing is the reference server's raw schema (the suite checks that MCP passes it through untouched);
+  // the zod input still validates calls. Product tools list the schema zod derives, without `$schema` (2020-12
+  // is MCP's default dialect).
+  { ...jsonSchemaTool, inputJsonSchema: JSON_SCHEMA_2020_12_INPUT },
+  resourceTool('conformance_static_text', () => ({ text: 'This is the content of the static text resource.' })),
+  resourceTool('conformance_watched', () => ({ text: 'Watched resource content' })),
+  resourceTool('conformance_template_data', ({ id }) => ({ id, templateTest: true, data: `Data for ID: ${String(id)}` }), z.object({ id: z.string() })),
+];
+
+// Every resource is the JSON result of its tool, so these are application/json where the suite's reference
+// server serves text/plain; the scenarios check the presence of uri, mimeType and text, not the type.
+export const conformanceResources: ResourceDef[] = [
+  { uri: 'test://static-text', name: 'static-text', title: 'Static Text Resource', description: 'A static text resource for testing.', mimeType: 'application/json', tool: 'conformance_static_text' },
+  { uri: 'test://watched-resource', name: 'watched-resource', title: 'Watched Resource', description: 'A resource for subscription tests.', mimeType: 'application/json', tool: 'conformance_watched' },
+];
+
+export const conformanceResourceTemplates: ResourceTemplateDef[] = [
+  { uriTemplate: 'test://template/{id}/data', name: 'template', title: 'Resource Template', description: 'A resource template with parameter substitution.', mimeType: 'application/json', tool: 'conformance_template_data' },
+];
+
+export const conformancePrompts: PromptDef[] = [
+  { name: 'test_simple_prompt', title: 'Simple Test Prompt', description: 'A simple prompt without arguments.', arguments: [], render: () => 'This is a simple prompt for testing.' },
+  {
+    name: 'test_prompt_with_arguments',
+    title: 'Prompt With Arguments',
+    description: 'A prompt with required arguments.',
+    arguments: [
+      { name: 'arg1', description: 'First test argument', required: true },
+      { name: 'arg2', description: 'Second test argument', required: true },
+    ],
+    render: (a) => `Prompt with arguments: arg1='${a.arg1}', arg2='${a.arg2}'`,
+  },
+];
+
+export const conformanceAdditions: CatalogAdditions = {
+  tools: conformanceTools,
+  resources: conformanceResources,
+  resourceTemplates: conformanceResourceTemplates,
+  prompts: conformancePrompts,
+};
+
+/**
+ * The gateway with the fixtures, on a free port. Scenarios read only the first page of tools/list, so one page
+ * holds every tool (the product's 130-odd and the fixtures after them).
+ */
+export function startConformanceGateway(): Promise<TestGateway> {
+  return startGateway({ env: { GATEWAY_MCP_PAGE_SIZE: '1000' }, additions: conformanceAdditions });
+}
