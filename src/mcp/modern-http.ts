@@ -7,8 +7,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { SUPPORTED_PROTOCOL_VERSIONS as LEGACY_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpHandler, isLegacyRequest, type McpHttpHandler, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
+import type { ResourceFeed } from './resource-feed.js';
 
 /** The per-request server: the toolsets the URL asks for and the caller's credentials. */
 export type ModernServerFactory = (toolsets: string[], credentials: Credentials) => Server;
@@ -43,7 +44,7 @@ export class ModernHttpEndpoint {
     factory: ModernServerFactory,
     maxBodyBytes: number,
     /** The changes subscriptions/listen streams hear of (the SDK owns the streams: ack, filter, keep-alive). */
-    bus: ServerEventBus,
+    private readonly feed: ResourceFeed,
     private readonly mayWatch: (uri: string, credentials: Credentials) => Promise<boolean>,
   ) {
     this.handler = createMcpHandler(
@@ -51,7 +52,7 @@ export class ModernHttpEndpoint {
         const scope = ctx.authInfo?.extra as RequestScope | undefined;
         return factory(scope?.toolsets ?? [], scope?.credentials ?? { ip: 'unknown', transport: 'mcp' });
       },
-      { legacy: 'reject', maxRequestBodySize: maxBodyBytes, bus },
+      { legacy: 'reject', maxRequestBodySize: maxBodyBytes, bus: feed },
     );
     this.serve = toNodeHandler(this.handler, { maxRequestBodySize: maxBodyBytes });
   }
@@ -77,6 +78,7 @@ export class ModernHttpEndpoint {
     const m = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
     const uris = m?.method === 'subscriptions/listen' ? m.params?.notifications?.resourceSubscriptions : undefined;
     if (!Array.isArray(uris)) return;
+    await this.feed.prepare();
     const allowed = await Promise.all(uris.map((u) => (typeof u === 'string' ? this.mayWatch(u, credentials) : true)));
     m!.params!.notifications!.resourceSubscriptions = uris.filter((_, i) => allowed[i]);
   }

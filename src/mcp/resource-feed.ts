@@ -34,15 +34,20 @@ export class ResourceFeed implements ServerEventBus {
 
   subscribe(listener: (e: ServerEvent) => void): () => void {
     this.listeners.add(listener);
-    if (!this.timer && !this.starting) this.start();
+    void this.prepare();
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.stop();
     };
   }
 
-  /** Resolves once the feed watches from the current end of the log (tests wait on it before changing data). */
-  ready(): Promise<void> {
+  /**
+   * Resolves once the feed watches from the current end of the log. A subscription waits for it before it is
+   * confirmed, so a change the client makes after the confirmation is never taken for history. Without a
+   * listener by the first poll, the feed stops again.
+   */
+  prepare(): Promise<void> {
+    if (!this.timer && !this.starting) this.start();
     return this.starting ?? Promise.resolve();
   }
 
@@ -51,10 +56,8 @@ export class ResourceFeed implements ServerEventBus {
     this.starting = lastResourceChange(this.db)
       .then((seq) => {
         this.cursor = seq;
-        if (this.listeners.size > 0 && !this.timer) {
-          this.timer = setInterval(() => void this.poll(), this.pollMs);
-          this.timer.unref();
-        }
+        this.timer ??= setInterval(() => void this.poll(), this.pollMs);
+        this.timer.unref();
       })
       .catch(this.onError)
       .finally(() => (this.starting = null));
@@ -67,6 +70,10 @@ export class ResourceFeed implements ServerEventBus {
 
   /** One poll at a time; a slow one makes the next tick skip rather than pile up. */
   private poll(): Promise<void> {
+    if (this.listeners.size === 0) {
+      this.stop();
+      return Promise.resolve();
+    }
     this.polling ??= (async () => {
       try {
         let rows: { seq: number; uri: string }[];

@@ -19,6 +19,7 @@ import {
 import type { Credentials } from '../registry/types.js';
 import { confirmAboveOf, elicitingConfirmer } from './confirmations.js';
 import { INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_INFO, type McpCatalog } from './methods.js';
+import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
 
@@ -54,7 +55,7 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
   server.setRequestHandler(SubscribeRequestSchema, (req, extra) =>
     v1(async () => {
       await m.checkSubscribe(req.params.uri, opts.credentials(extra));
-      subscriptions.add(req.params.uri);
+      await subscriptions.add(req.params.uri);
       return {};
     }),
   );
@@ -68,7 +69,8 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
     const confirm = server.getClientCapabilities()?.elicitation
       ? elicitingConfirmer((form) => server.elicitInput(form, { relatedRequestId: extra.requestId }), confirmAboveOf(req.params._meta))
       : undefined;
-    return v1(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, opts.credentials(extra), { signal: extra.signal, confirm }) as Promise<CallToolResult>);
+    const progress = progressReporter(req.params._meta?.progressToken, (n) => extra.sendNotification(n));
+    return v1(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, opts.credentials(extra), { signal: extra.signal, confirm, progress }) as Promise<CallToolResult>);
   });
   server.setRequestHandler(ListResourcesRequestSchema, (req, extra) => v1(() => m.listResources(req.params?.cursor, opts.credentials(extra))));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => v1(() => m.listResourceTemplates()));

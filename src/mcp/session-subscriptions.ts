@@ -13,9 +13,11 @@ export class SessionSubscriptions {
     private readonly notify: (uri: string) => Promise<void>,
   ) {}
 
-  add(uri: string): void {
+  /** Resolves once changes to `uri` will be heard. */
+  async add(uri: string): Promise<void> {
     this.uris.add(uri);
     this.unsubscribe ??= this.feed.subscribe((e) => this.onChange(e));
+    await this.feed.prepare();
   }
 
   remove(uri: string): void {

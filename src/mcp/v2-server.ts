@@ -7,8 +7,10 @@ import { inputRequired, ProtocolError, Server, type CacheHint, type ClientCapabi
 import type { Credentials } from '../registry/types.js';
 import { CONFIRM_KEY, confirmAboveOf, confirmationForm, elicitingConfirmer, roundTripConfirmer } from './confirmations.js';
 import { INSTRUCTIONS, McpMethodError, mcpMethods, NeedsConfirmation, SERVER_INFO, type McpCatalog } from './methods.js';
+import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
+import { serveTasks } from './tasks.js';
 
 /** The 2026-07-28 revision's code for "resource not found"; the 2025 era keeps its own (-32002). */
 const MODERN_RESOURCE_NOT_FOUND = -32602;
@@ -49,6 +51,8 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     cacheHints: CACHE_HINTS,
   });
   const m = mcpMethods(catalog, toolsets);
+  // The Tasks extension is negotiated per request, which only the 2026-07-28 era does.
+  const tasks = era === 'modern' ? serveTasks(server, catalog, credentials) : undefined;
   /** A modern request declares its capabilities in its own envelope; a legacy connection did at initialize. */
   const clientCanElicit = (envelope: object | undefined): boolean =>
     Boolean(era === 'modern' ? (envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[CLIENT_CAPABILITIES]?.elicitation : server.getClientCapabilities()?.elicitation);
@@ -62,7 +66,9 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
         ? roundTripConfirmer(ctx.mcpReq.inputResponses, above)
         : elicitingConfirmer((form) => ctx.mcpReq.elicitInput(form), above);
     try {
-      return await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, credentials, { signal: ctx.mcpReq.signal, confirm }));
+      const progress = progressReporter(ctx.mcpReq._meta?.progressToken, (n) => ctx.mcpReq.notify(n));
+      const result = await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, credentials, { signal: ctx.mcpReq.signal, confirm, progress }));
+      return tasks ? await tasks.offer(req.params.name, result, ctx.mcpReq.envelope) : result;
     } catch (err) {
       if (!(err instanceof NeedsConfirmation)) throw err;
       return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit(confirmationForm(err.question)) } });
@@ -77,7 +83,7 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     server.setRequestHandler('resources/subscribe', (req) =>
       v2(async () => {
         await m.checkSubscribe(req.params.uri, credentials);
-        subscriptions.add(req.params.uri);
+        await subscriptions.add(req.params.uri);
         return {};
       }),
     );

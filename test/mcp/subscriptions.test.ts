@@ -1,0 +1,165 @@
+// Hearing of changes: a 2026-07-28 subscriptions/listen stream (raw HTTP: ack first, tagged notifications, the
+// stream headers), 2025-era resources/subscribe with the v1 client, a change made by a second gateway process on
+// the same data directory reaching both, and a stranger's private memory that cannot be watched.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { eventually } from '../helpers/eventually.js';
+import { MAIN } from '../helpers/paths.js';
+
+const MODERN = '2026-07-28';
+let gw: TestGateway;
+let secret: string;
+let strangerSecret: string;
+
+beforeAll(async () => {
+  gw = await startGateway({ env: { GATEWAY_MCP_CHANGE_POLL_MS: '50' } });
+  secret = (await api(gw.url, 'POST', '/agents/register', { body: { handle: 'listener' } })).body.secret;
+  strangerSecret = (await api(gw.url, 'POST', '/agents/register', { body: { handle: 'stranger' } })).body.secret;
+  expect((await api(gw.url, 'PUT', '/memory/private/diary', { secret: strangerSecret, body: { value: 'mine' } })).status).toBe(200);
+});
+afterAll(async () => gw.cleanup());
+
+const put = async (who: string, ns: string, key: string, value: unknown) =>
+  expect((await api(gw.url, 'PUT', `/memory/${ns}/${key}`, { secret: who, body: { value } })).status).toBe(200);
+
+/** A second gateway process on the same data directory (the built entry over stdio), acting as `listener`. */
+async function secondProcess(): Promise<Client> {
+  const client = new Client({ name: 'second-process', version: '1' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'mcp'],
+      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, LOG_LEVEL: 'warn', AGENT_SECRET: secret },
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+}
+
+/** Reads JSON-RPC messages off an SSE response body as they come. */
+function sseMessages(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const seen: any[] = [];
+  let buffer = '';
+  let comments = 0;
+  const pump = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        if (frame.startsWith(':')) comments++;
+        const data = frame.split('\n').find((l) => l.startsWith('data: '));
+        if (data) seen.push(JSON.parse(data.slice(6)));
+      }
+    }
+  })();
+  return { seen, comments: () => comments, stop: () => reader.cancel().catch(() => undefined), pump };
+}
+
+describe('subscriptions/listen (2026-07-28)', () => {
+  it('acknowledges what it honours, then streams tagged resource updates from this and another process', async () => {
+    const mine = 'memory://listener/notes/today';
+    const theirs = 'memory://stranger/private/diary';
+    const controller = new AbortController();
+    const res = await fetch(`${gw.url}/mcp`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${secret}`,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen-1',
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { resourceSubscriptions: [mine, theirs], toolsListChanged: true },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': MODERN,
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    const stream = sseMessages(res.body!);
+    try {
+      const ack = await eventually(async () => {
+        const a = stream.seen.find((m) => m.method === 'notifications/subscriptions/acknowledged');
+        expect(a).toBeDefined();
+        return a;
+      });
+      // The stranger's private diary is not honoured; the server has no tools list changes to offer.
+      expect(ack.params.notifications).toEqual({ resourceSubscriptions: [mine] });
+      expect(stream.seen[0]).toBe(ack);
+
+      await put(strangerSecret, 'private', 'diary', 'changed');
+      await put(secret, 'notes', 'today', 'written here');
+      const first = await eventually(async () => {
+        const u = stream.seen.filter((m) => m.method === 'notifications/resources/updated');
+        expect(u).toHaveLength(1);
+        return u[0];
+      });
+      expect(first.params.uri).toBe(mine);
+      expect(first.params._meta['io.modelcontextprotocol/subscriptionId']).toBe('listen-1');
+
+      const other = await secondProcess();
+      try {
+        const r = await other.callTool({ name: 'memory_put', arguments: { namespace: 'notes', key: 'today', value: 'written by another process' } });
+        expect(r.isError).toBeFalsy();
+      } finally {
+        await other.close();
+      }
+      await eventually(async () => expect(stream.seen.filter((m) => m.method === 'notifications/resources/updated')).toHaveLength(2), 10_000);
+      expect(stream.seen.some((m) => m.params?.uri === theirs)).toBe(false);
+    } finally {
+      controller.abort();
+      await stream.stop();
+    }
+  });
+});
+
+describe('resources/subscribe (2025 era, v1 client)', () => {
+  it('notifies the session of its subscribed resources, and refuses a stranger private memory', async () => {
+    const client = new Client({ name: 'subscriber', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
+    expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await expect(client.subscribeResource({ uri: 'memory://stranger/private/diary' })).rejects.toMatchObject({ code: -32002 });
+    await client.subscribeResource({ uri: 'memory://listener/notes/v1' });
+    await client.subscribeResource({ uri: 'agent://listener/profile' });
+    await put(secret, 'notes', 'v1', 1);
+    await put(secret, 'notes', 'unwatched', 1);
+    await eventually(async () => expect(updated).toEqual(['memory://listener/notes/v1']));
+
+    const other = await secondProcess();
+    try {
+      await other.callTool({ name: 'memory_put', arguments: { namespace: 'notes', key: 'v1', value: 2 } });
+    } finally {
+      await other.close();
+    }
+    await eventually(async () => expect(updated).toHaveLength(2), 10_000);
+
+    await client.unsubscribeResource({ uri: 'memory://listener/notes/v1' });
+    await put(secret, 'notes', 'v1', 3);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(updated.filter((u) => u.startsWith('memory://'))).toHaveLength(2);
+    await client.close();
+  });
+});
