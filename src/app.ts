@@ -94,6 +94,7 @@ export class Gateway {
       resourceTemplates: [...resourceTemplates, ...(additions.resourceTemplates ?? [])],
       prompts: [...prompts, ...(additions.prompts ?? [])],
       pageSize: config.mcpPageSize,
+      tasks: { db, clock },
     };
   }
 

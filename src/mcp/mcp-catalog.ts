@@ -1,7 +1,9 @@
 // What an MCP server serves: the registry's tools, the resources and prompts defined beside them, the page size.
+import type { Clock } from '../clock.js';
 import type { Registry } from '../registry/registry.js';
 import type { PromptDef } from '../registry/prompt-defs.js';
 import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../registry/resource-defs.js';
+import type { Db } from '../store/db.js';
 
 export interface McpCatalog {
   registry: Registry;
@@ -10,4 +12,6 @@ export interface McpCatalog {
   resourceTemplates: ResourceTemplateDef[];
   prompts: PromptDef[];
   pageSize: number;
+  /** Where MCP tasks (the Tasks extension) are kept, and the clock that dates them. */
+  tasks: { db: Db; clock: Clock };
 }

@@ -4,7 +4,7 @@
 // turns them into its SDK's error type.
 import { GatewayError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
-import type { Confirmation, Confirmer, Credentials, Tool } from '../registry/types.js';
+import type { Confirmation, Confirmer, Credentials, ProgressReporter, Tool } from '../registry/types.js';
 import { complete, type CompletionRef } from './completions.js';
 import type { McpCatalog } from './mcp-catalog.js';
 
@@ -47,6 +47,8 @@ export interface CallToolOptions {
   signal?: AbortSignal;
   /** Given when the client can be asked (elicitation, or an input_required round trip). */
   confirm?: Confirmer;
+  /** Passes the handler's progress on (notifications/progress), when the request asked for it. */
+  progress?: ProgressReporter;
 }
 
 export interface McpTool {
@@ -103,7 +105,7 @@ export interface CallToolResult {
   _meta?: Record<string, unknown>;
 }
 
-const textResult = (value: unknown, isError: boolean, meta?: Record<string, unknown>): CallToolResult => {
+export const textResult = (value: unknown, isError: boolean, meta?: Record<string, unknown>): CallToolResult => {
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
   return {
     content: [{ type: 'text', text: JSON.stringify(value) }],
@@ -165,12 +167,12 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
       args: Record<string, unknown> | undefined,
       meta: Record<string, unknown> | undefined,
       credentials: Credentials,
-      { signal, confirm }: CallToolOptions = {},
+      { signal, confirm, progress }: CallToolOptions = {},
     ): Promise<CallToolResult> {
       const tool = allowed(name);
       if (!tool) throw new McpMethodError(INVALID_PARAMS, `Tool ${name} not found`);
       try {
-        const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm });
+        const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm, progress });
         return textResult(out.result, false, out.meta.meta);
       } catch (err) {
         const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');

@@ -65,6 +65,7 @@ export const batch = defineTool({
           results.push({ tool: call.tool, result: null, error: errorOf(err) });
           if (input.stop_on_error) stopped = true;
         }
+        ctx.progress?.(i + 1, input.calls.length, `${call.tool} ${results[i].error ? 'failed' : 'done'}`);
       }
     } catch (err) {
       await payment.abort();

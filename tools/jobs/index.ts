@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
-import type { ToolContext } from '../../src/registry/types.js';
+import type { DurableWork, ToolContext, WorkState } from '../../src/registry/types.js';
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
 import type { WorkerContext } from '../../src/workers.js';
 import { notify } from '../notifications/index.js';
@@ -58,6 +58,34 @@ export async function describeJob(ctx: Pick<ToolContext, 'db' | 'config'>, j: st
   };
 }
 
+const WORK_STATES: Record<store.JobStatus, WorkState> = { queued: 'running', running: 'running', succeeded: 'succeeded', failed: 'failed', canceled: 'canceled' };
+
+/**
+ * How an adapter follows a job a call started (an MCP task over job_create): read by id with job_get, whose
+ * answer (status, result or error) is the outcome once the job ends; job_cancel stops it while it is queued.
+ */
+export const jobWork: DurableWork<{ job_id: string }> = {
+  read: 'job_get',
+  field: 'job_id',
+  cancel: 'job_cancel',
+  idOf: (r) => r.job_id,
+  statusOf: (j) => {
+    const at = (k: string) => (typeof j[k] === 'string' ? Date.parse(j[k] as string) : undefined);
+    const status = j.status as store.JobStatus;
+    const createdAt = at('created_at') ?? 0;
+    const dueAt = at('due_at');
+    const why = status === 'failed' && typeof j.error === 'string' ? `: ${j.error}` : '';
+    const when = status === 'queued' && dueAt !== undefined ? `, due at ${j.due_at as string}` : '';
+    return {
+      state: WORK_STATES[status] ?? 'running',
+      message: `Job ${String(j.job_id)} (${String(j.type)}) is ${status}${when}${why}.`,
+      createdAt,
+      updatedAt: at('finished_at') ?? at('started_at') ?? createdAt,
+      ...(status === 'queued' && dueAt !== undefined ? { dueAt } : {}),
+    };
+  },
+};
+
 export const jobsMenu = defineTool({
   name: 'jobs_menu',
   title: 'Job types',
@@ -79,6 +107,7 @@ export const jobCreate = defineTool({
   input: JobInput,
   auth: 'optional_owner',
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  durable: jobWork,
   handler: async (input, ctx) => {
     const now = ctx.clock.now();
     const id = `job_${randomBytes(12).toString('base64url')}`;
