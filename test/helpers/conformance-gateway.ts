@@ -7,7 +7,7 @@
 // Fixtures the gateway cannot express are left out, with the scenario that wants them marked as a to-do in
 // test/mcp/conformance.test.ts: a tool result or a resource read is always JSON text (no image, audio, blob
 // or embedded-resource content), a prompt renders one text message, and a tool can ask the person only to
-// confirm (no form of its own) and cannot report progress.
+// confirm (no form of its own).
 import { z } from 'zod';
 import type { CatalogAdditions } from '../../src/app.js';
 import { GatewayError } from '../../src/errors.js';
@@ -72,6 +72,22 @@ export const conformanceTools: Tool[] = [
     auth: 'public',
     confirm: (input) => ({ message: input.message }),
     handler: () => ({ confirmed: true }),
+  }),
+  // Reports 0, 50 and 100 of 100, ~50 ms apart, through the registry's progress reporter; MCP passes the
+  // reports on as notifications/progress when the request carries a progressToken.
+  defineTool({
+    name: 'test_tool_with_progress',
+    toolset,
+    description: 'Tests progress notifications: reports 0, 50 and 100 of 100.',
+    input: noInput,
+    auth: 'public',
+    handler: async (_input, ctx) => {
+      for (const done of [0, 50, 100]) {
+        if (done > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+        ctx.progress?.(done, 100);
+      }
+      return { reported: [0, 50, 100] };
+    },
   }),
   // The listing is the reference server's raw schema (the suite checks that MCP passes it through untouched);
   // the zod input still validates calls. Product tools list the schema zod derives, without `$schema` (2020-12

@@ -33,6 +33,8 @@ const PASSING = [
   'resources-list',
   'resources-read-text',
   'resources-templates-read',
+  'resources-subscribe',
+  'resources-unsubscribe',
   'prompts-list',
   'prompts-get-simple',
   'prompts-get-with-args',
@@ -55,15 +57,14 @@ const WAITING: Record<string, string> = {
   'tools-call-audio': 'a tool result is always JSON text: no audio content (test_audio_content)',
   'tools-call-embedded-resource': 'a tool result is always JSON text: no embedded resource (test_embedded_resource)',
   'tools-call-mixed-content': 'a tool result is always JSON text: no text + image + resource (test_multiple_content_types)',
-  'tools-call-with-progress': 'a tool cannot send notifications/progress for the request\'s progressToken (test_tool_with_progress)',
+  'tools-call-with-progress':
+    'test_tool_with_progress reports through ctx.progress, but no notifications/progress reaches the client for the request\'s progressToken',
   'elicitation-sep1034-defaults': 'a tool can only ask to confirm, not elicit a form of its own with defaults (test_elicitation_sep1034_defaults)',
   'elicitation-sep1330-enums': 'a tool can only ask to confirm, not elicit a form of its own with enums (test_elicitation_sep1330_enums)',
   'server-sse-polling':
     'no SSE resumability (SEP-1699: priming event id, retry, closing a POST stream mid-call, replay on GET with Last-Event-ID); ' +
     'today a plain tools/call is answered with JSON, so the scenario reports 0/0 checks, which proves nothing',
   'resources-read-binary': 'a resource read is always JSON text: no blob content (test://static-binary)',
-  'resources-subscribe': 'resources/subscribe is not served on 2025-era sessions (Method not found)',
-  'resources-unsubscribe': 'resources/unsubscribe is not served on 2025-era sessions (Method not found)',
   'prompts-get-embedded-resource': 'a prompt renders one text message: no embedded resource (test_prompt_with_embedded_resource)',
   'prompts-get-with-image': 'a prompt renders one text message: no image content (test_prompt_with_image)',
 };
