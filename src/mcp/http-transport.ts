@@ -67,7 +67,12 @@ export class HttpSessionTransport implements Transport {
     res.on('close', () => {
       if (ex.done) return;
       ex.done = true;
-      for (const r of requests) if (this.pending.get(r.id) === ex) this.pending.delete(r.id);
+      for (const r of requests) {
+        if (this.pending.get(r.id) !== ex) continue;
+        this.pending.delete(r.id);
+        // A client that hangs up no longer wants the answer: the work stops as if it had sent a cancellation.
+        this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: r.id, reason: 'The client closed the response stream.' } });
+      }
     });
     for (const m of messages) this.onmessage?.(m, extra);
   }
