@@ -108,6 +108,28 @@ describe('the revision’s HTTP rules (raw requests)', () => {
     expect(((await r.json()) as any).error.code).toBe(-32020);
   });
 
+  it.each([
+    ['a missing Mcp-Method header', rpc('tools/list'), { 'mcp-protocol-version': MODERN }],
+    ['a missing Mcp-Name header', rpc('tools/call', { name: 'gateway_info', arguments: {} }), modernHeaders('tools/call')],
+    ['an Mcp-Name naming another tool', rpc('tools/call', { name: 'gateway_info', arguments: {} }), modernHeaders('tools/call', 'whoami')],
+    ['a missing MCP-Protocol-Version header', rpc('tools/list'), { 'mcp-method': 'tools/list' }],
+    ['an MCP-Protocol-Version header naming another revision', rpc('tools/list'), { ...modernHeaders('tools/list'), 'mcp-protocol-version': '2025-11-25' }],
+  ])('refuses %s with HeaderMismatch (-32020, HTTP 400)', async (_what, body, headers) => {
+    const r = await post(body, headers);
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as any).error.code).toBe(-32020);
+  });
+
+  it('refuses a request whose envelope lacks clientCapabilities (-32602, HTTP 400)', async () => {
+    const body = rpc('tools/list');
+    body.params._meta = { 'io.modelcontextprotocol/protocolVersion': MODERN } as typeof meta;
+    const r = await post(body, modernHeaders('tools/list'));
+    expect(r.status).toBe(400);
+    const json = (await r.json()) as any;
+    expect(json.error.code).toBe(-32602);
+    expect(json.error.message).toContain('clientCapabilities');
+  });
+
   it('answers an unsupported revision with -32022 and the supported list', async () => {
     const body = rpc('tools/list');
     body.params._meta = { ...meta, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' };
