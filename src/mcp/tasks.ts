@@ -105,8 +105,10 @@ export function serveTasks(server: Server, catalog: McpCatalog, credentials: Cre
   };
 
   /**
-   * The task as tasks/get shows it. A job that failed is a tool call that ended in an error result (completed,
-   * `isError`), as the same failure answered synchronously would be; `failed` is for protocol errors only.
+   * The task as tasks/get shows it. The result is the tools/call result the request would have had, as the
+   * revision's wire has it (`resultType: "complete"`). A job that failed is a tool call that ended in an error
+   * result (completed, `isError`), as the same failure answered synchronously would be; `failed` is for protocol
+   * errors only.
    */
   const detailed = (row: store.McpTaskRow, s: WorkStatus, detail: Record<string, unknown>): DetailedTaskV2 => {
     const base = taskOf(row, s);
@@ -116,7 +118,7 @@ export function serveTasks(server: Server, catalog: McpCatalog, credentials: Cre
       case 'canceled':
         return { ...base, status: 'cancelled' };
       default:
-        return { ...base, status: 'completed', result: textResult(detail, s.state === 'failed') as CompletedTaskV2['result'] };
+        return { ...base, status: 'completed', result: { ...textResult(detail, s.state === 'failed'), resultType: 'complete' } as CompletedTaskV2['result'] };
     }
   };
 

@@ -128,6 +128,7 @@ describe('a job tool called by a client that accepts tasks', () => {
     expect(CompletedTaskV2Schema.safeParse(done).success).toBe(true);
     expect(done.status).toBe('completed');
     expect(done.pollIntervalMs).toBeUndefined();
+    expect(done.result.resultType).toBe('complete');
     expect(done.result.isError).toBeUndefined();
     expect(done.result.structuredContent).toMatchObject({ type: 'delay', status: 'succeeded', result: { waited_seconds: 60 } });
     expect(JSON.parse(done.result.content[0].text)).toEqual(done.result.structuredContent);
