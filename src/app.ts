@@ -166,7 +166,7 @@ export class Gateway {
         idleMs: config.mcpSessionIdleMs,
         maxBodyBytes: config.maxBodyBytes,
         credentials: guardedCredentials,
-        modern: new ModernHttpEndpoint(modernFactory, config.maxBodyBytes, feed, (uri, c) => methods.mayWatch(uri, c)),
+        modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs }, feed, (uri, c) => methods.mayWatch(uri, c)),
       });
       this.sse = new LegacySseEndpoint(factory, { maxSessions: config.mcpMaxSessions, messagesPath: '/mcp/messages', credentials: guardedCredentials });
       return { streamable: this.streamable, sse: this.sse };

@@ -36,6 +36,7 @@ const EnvSchema = z.object({
   GATEWAY_MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
   GATEWAY_MCP_PAGE_SIZE: positiveInt.max(1000).default(100),
   GATEWAY_MCP_CHANGE_POLL_MS: positiveInt.min(50).max(60_000).default(500),
+  GATEWAY_MCP_KEEPALIVE_MS: positiveInt.min(100).max(300_000).default(15_000),
   GATEWAY_ALLOWED_HOSTS: list,
   GATEWAY_ALLOWED_ORIGINS: list,
   GATEWAY_TRUST_PROXY: bool,
@@ -91,6 +92,8 @@ export interface Config {
   mcpPageSize: number;
   /** How often resource subscribers' feed looks for changes made by any gateway process on the database. */
   mcpChangePollMs: number;
+  /** The comment frame that keeps an idle 2026-07-28 stream (a subscriptions/listen) open through proxies. */
+  mcpKeepAliveMs: number;
   allowedHosts: string[];
   allowedOrigins: string[];
   trustProxy: boolean;
@@ -193,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpSessionIdleMs: e.GATEWAY_MCP_SESSION_IDLE_SECONDS * 1000,
     mcpPageSize: e.GATEWAY_MCP_PAGE_SIZE,
     mcpChangePollMs: e.GATEWAY_MCP_CHANGE_POLL_MS,
+    mcpKeepAliveMs: e.GATEWAY_MCP_KEEPALIVE_MS,
     allowedHosts: e.GATEWAY_ALLOWED_HOSTS,
     allowedOrigins: e.GATEWAY_ALLOWED_ORIGINS,
     trustProxy: e.GATEWAY_TRUST_PROXY,

@@ -42,7 +42,7 @@ export class ModernHttpEndpoint {
 
   constructor(
     factory: ModernServerFactory,
-    maxBodyBytes: number,
+    { maxBodyBytes, keepAliveMs }: { maxBodyBytes: number; keepAliveMs: number },
     /** The changes subscriptions/listen streams hear of (the SDK owns the streams: ack, filter, keep-alive). */
     private readonly feed: ResourceFeed,
     private readonly mayWatch: (uri: string, credentials: Credentials) => Promise<boolean>,
@@ -52,7 +52,7 @@ export class ModernHttpEndpoint {
         const scope = ctx.authInfo?.extra as RequestScope | undefined;
         return factory(scope?.toolsets ?? [], scope?.credentials ?? { ip: 'unknown', transport: 'mcp' });
       },
-      { legacy: 'reject', maxRequestBodySize: maxBodyBytes, bus: feed },
+      { legacy: 'reject', maxRequestBodySize: maxBodyBytes, bus: feed, keepAliveMs },
     );
     this.serve = toNodeHandler(this.handler, { maxRequestBodySize: maxBodyBytes });
   }

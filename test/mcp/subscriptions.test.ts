@@ -16,7 +16,7 @@ let secret: string;
 let strangerSecret: string;
 
 beforeAll(async () => {
-  gw = await startGateway({ env: { GATEWAY_MCP_CHANGE_POLL_MS: '50' } });
+  gw = await startGateway({ env: { GATEWAY_MCP_CHANGE_POLL_MS: '50', GATEWAY_MCP_KEEPALIVE_MS: '200' } });
   secret = (await api(gw.url, 'POST', '/agents/register', { body: { handle: 'listener' } })).body.secret;
   strangerSecret = (await api(gw.url, 'POST', '/agents/register', { body: { handle: 'stranger' } })).body.secret;
   expect((await api(gw.url, 'PUT', '/memory/private/diary', { secret: strangerSecret, body: { value: 'mine' } })).status).toBe(200);
@@ -127,6 +127,8 @@ describe('subscriptions/listen (2026-07-28)', () => {
       }
       await eventually(async () => expect(stream.seen.filter((m) => m.method === 'notifications/resources/updated')).toHaveLength(2), 10_000);
       expect(stream.seen.some((m) => m.params?.uri === theirs)).toBe(false);
+      // An idle stream carries keep-alive comments.
+      await eventually(async () => expect(stream.comments()).toBeGreaterThan(0));
     } finally {
       controller.abort();
       await stream.stop();
