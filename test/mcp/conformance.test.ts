@@ -28,6 +28,7 @@ const PASSING = [
   'tools-call-simple-text',
   'tools-call-error',
   'tools-call-elicitation',
+  'tools-call-with-progress',
   'json-schema-2020-12',
   'server-sse-multiple-streams',
   'resources-list',
@@ -57,8 +58,6 @@ const WAITING: Record<string, string> = {
   'tools-call-audio': 'a tool result is always JSON text: no audio content (test_audio_content)',
   'tools-call-embedded-resource': 'a tool result is always JSON text: no embedded resource (test_embedded_resource)',
   'tools-call-mixed-content': 'a tool result is always JSON text: no text + image + resource (test_multiple_content_types)',
-  'tools-call-with-progress':
-    'test_tool_with_progress reports through ctx.progress, but no notifications/progress reaches the client for the request\'s progressToken',
   'elicitation-sep1034-defaults': 'a tool can only ask to confirm, not elicit a form of its own with defaults (test_elicitation_sep1034_defaults)',
   'elicitation-sep1330-enums': 'a tool can only ask to confirm, not elicit a form of its own with enums (test_elicitation_sep1330_enums)',
   'server-sse-polling':
