@@ -23,7 +23,7 @@ async function modernClient(url: string, secret: string): Promise<Client> {
 function rawDispatch(url: string, secret: string): RawClientDispatch {
   let id = 1000;
   return async (request, options) => {
-    const req = { jsonrpc: '2.0', id: id++, ...(request as Record<string, unknown>) } as { method: string; params?: Record<string, unknown> };
+    const req = { ...(request as { method: string; params?: Record<string, unknown> }), jsonrpc: '2.0', id: id++ };
     const name = req.method === 'tools/call' ? req.params?.name : req.method.startsWith('tasks/') ? req.params?.taskId : undefined;
     const headers = new Headers({
       'content-type': 'application/json',
