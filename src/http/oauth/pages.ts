@@ -25,7 +25,8 @@ export function sendPage(res: ServerResponse, status: number, html: string, form
     'Content-Security-Policy': csp,
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
+    // same-origin, not no-referrer: with no-referrer the browser posts the forms with `Origin: null`.
+    'Referrer-Policy': 'same-origin',
     'Cache-Control': 'no-store',
   });
   res.end(html);
