@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)('OAuth sign-in for /mcp/agent, in Chromium', () =>
     expect(r.status).toBe(401);
     const challenge = r.headers.get('www-authenticate')!;
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)![1];
-    const prm = await (await fetch(metadataUrl)).json();
+    const prm = (await (await fetch(metadataUrl)).json()) as any;
     expect(prm.resource).toBe(mcpAgent);
     asMeta = await (await fetch(`${prm.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json();
     expect(asMeta.issuer).toBe(prm.authorization_servers[0]);
@@ -174,7 +174,7 @@ describe.skipIf(!hasChromium)('OAuth sign-in for /mcp/agent, in Chromium', () =>
     const r = await mcpPost(mcpAgent, token, INIT);
     expect(r.status).toBe(401);
     expect(r.headers.get('www-authenticate')).toContain('error="invalid_token"');
-    expect((await r.json()).error.message).toContain('another resource');
+    expect(((await r.json()) as any).error.message).toContain('another resource');
     // And the token is stored hashed: its value appears nowhere in the table.
     const raw = await gw.gateway.db.all<{ id_hash: string; payload: string }>('SELECT id_hash, payload FROM oauth_records');
     expect(JSON.stringify(raw)).not.toContain(token);

@@ -44,7 +44,7 @@ describe('metadata documents (served)', () => {
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp/agent']) {
       const r = await fetch(gw.url + path);
       expect(r.status).toBe(200);
-      const body = await r.json();
+      const body = (await r.json()) as any;
       expect(body.resource).toBe(resourceUrl(gw.url));
       expect(body.authorization_servers).toEqual([gw.url]);
       expect(body.scopes_supported).toEqual(['read', 'write', 'vault', 'pay']);
@@ -55,7 +55,7 @@ describe('metadata documents (served)', () => {
   it('serves RFC 8414 authorization server metadata: code + PKCE S256, iss parameter, CIMD, registration, revocation', async () => {
     const r = await fetch(`${gw.url}/.well-known/oauth-authorization-server`);
     expect(r.status).toBe(200);
-    const m = await r.json();
+    const m = (await r.json()) as any;
     expect(m.issuer).toBe(gw.url);
     expect(m.authorization_endpoint).toBe(`${gw.url}/oauth/authorize`);
     expect(m.token_endpoint).toBe(`${gw.url}/oauth/token`);
