@@ -1,0 +1,127 @@
+// The Tasks adapter follows whatever durable work a tool declares, not jobs only: a fixture tool (registered by
+// this test through the gateway's additions seam) declares work whose state the test sets. A failed work is a
+// completed task with an error result; work that vanished reads as an unknown task; a reader that breaks is -32603
+// without internals; work already ended when the call returns seeds a completed task; a durable tool whose answer
+// names no work keeps its synchronous answer.
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../src/errors.js';
+import { defineTool } from '../../src/registry/define-tool.js';
+import type { WorkState } from '../../src/registry/types.js';
+import { startGateway, type TestGateway } from '../helpers/gateway.js';
+
+const MODERN = '2026-07-28';
+const TASKS = 'io.modelcontextprotocol/tasks';
+
+interface Work {
+  state: WorkState | 'broken';
+  note: string;
+}
+const works = new Map<string, Work>();
+
+const start = defineTool({
+  name: 'fixture_work_start',
+  toolset: 'fixture',
+  description: 'Starts fixture work (test only).',
+  input: z.object({ id: z.string(), state: z.enum(['running', 'succeeded', 'failed', 'canceled']).default('running'), none: z.boolean().default(false) }),
+  auth: 'public',
+  durable: {
+    read: 'fixture_work_read',
+    field: 'work_id',
+    idOf: (r: { work_id: string | null }) => r.work_id ?? undefined,
+    statusOf: (d) => ({ state: d.state as WorkState, message: `Work is ${String(d.state)}.`, createdAt: 0, updatedAt: 0 }),
+  },
+  handler: (input) => {
+    if (input.none) return { work_id: null };
+    works.set(input.id, { state: input.state, note: 'started' });
+    return { work_id: input.id };
+  },
+});
+
+const read = defineTool({
+  name: 'fixture_work_read',
+  toolset: 'fixture',
+  description: 'Reads fixture work (test only).',
+  input: z.object({ work_id: z.string() }),
+  auth: 'public',
+  handler: (input) => {
+    const w = works.get(input.work_id);
+    if (!w) throw new GatewayError('not_found', 'No such work.');
+    if (w.state === 'broken') throw new Error('secret internals: disk on fire');
+    return { work_id: input.work_id, ...w };
+  },
+});
+
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startGateway({ additions: { tools: [start, read] } });
+});
+afterAll(async () => gw.cleanup());
+
+let nextId = 1;
+async function rpc(method: string, params: Record<string, unknown>, name: string): Promise<any> {
+  const r = await fetch(`${gw.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method, 'mcp-name': name },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientInfo': { name: 'work', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+        },
+      },
+    }),
+  });
+  return r.json();
+}
+const startWork = (args: Record<string, unknown>) => rpc('tools/call', { name: 'fixture_work_start', arguments: args }, 'fixture_work_start');
+const getTask = (taskId: string) => rpc('tasks/get', { taskId }, taskId);
+
+describe('durable work a tool declares', () => {
+  it('failed work is a completed task whose result is a tool error carrying the work’s own account', async () => {
+    const handle = (await startWork({ id: 'w-fail' })).result;
+    expect(handle).toMatchObject({ resultType: 'task', status: 'working', statusMessage: 'Work is running.' });
+    works.set('w-fail', { state: 'failed', note: 'upstream said no' });
+    const task = (await getTask(handle.taskId)).result;
+    expect(task.status).toBe('completed');
+    expect(task.result).toMatchObject({ resultType: 'complete', isError: true, structuredContent: { work_id: 'w-fail', state: 'failed', note: 'upstream said no' } });
+    expect(task.statusMessage).toBe('Work is failed.');
+  });
+
+  it('canceled work is a cancelled task', async () => {
+    const handle = (await startWork({ id: 'w-cancel' })).result;
+    works.set('w-cancel', { state: 'canceled', note: 'stopped' });
+    expect((await getTask(handle.taskId)).result.status).toBe('cancelled');
+    // This work declares no cancel tool: tasks/cancel is still acknowledged.
+    expect((await rpc('tasks/cancel', { taskId: handle.taskId }, handle.taskId)).result.resultType).toBe('complete');
+  });
+
+  it('work that has vanished reads as an unknown task; a broken reader is -32603 without its internals', async () => {
+    const gone = (await startWork({ id: 'w-gone' })).result;
+    works.delete('w-gone');
+    expect((await getTask(gone.taskId)).error).toMatchObject({ code: -32602, message: 'Failed to retrieve task: Task not found' });
+    const broken = (await startWork({ id: 'w-broken' })).result;
+    works.set('w-broken', { state: 'broken', note: '' });
+    const r = await getTask(broken.taskId);
+    expect(r.error.code).toBe(-32603);
+    expect(JSON.stringify(r)).not.toContain('disk on fire');
+  });
+
+  it('work already ended when the call returns seeds a completed task', async () => {
+    const handle = (await startWork({ id: 'w-quick', state: 'succeeded' })).result;
+    expect(handle).toMatchObject({ resultType: 'task', status: 'completed' });
+    expect(handle.pollIntervalMs).toBeUndefined();
+    expect((await getTask(handle.taskId)).result.result.structuredContent).toMatchObject({ state: 'succeeded' });
+  });
+
+  it('a durable tool whose answer names no work keeps its synchronous answer', async () => {
+    const r = (await startWork({ id: 'unused', none: true })).result;
+    expect(r.resultType).toBe('complete');
+    expect(r.structuredContent).toEqual({ work_id: null });
+  });
+});
