@@ -1,9 +1,11 @@
 // The Tasks extension with real clients: the v2 SDK client pinned to 2026-07-28 sees the extension in
 // server/discover, and ext-tasks' requester session (createTaskSessionFromClient, with the raw 2026-07-28 dispatch
 // it asks its host for) calls a job tool, gets a task, persists its reference, and after a gateway restart on the
-// same data directory resumes it from that reference and settles it with the job's result. The v2 client hears a
-// long call's progress on the request's own stream.
+// same data directory resumes it from that reference and settles it with the job's result. The v2 client (and the
+// v1 client on a 2025 session) hears a long call's progress on the request's own stream.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTaskSessionFromClient, resultFromTaskOutcome, type RawClientDispatch, type SerializedTaskReference } from '@modelcontextprotocol/ext-tasks/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
@@ -120,6 +122,18 @@ describe('the v2 client and a long call', () => {
       { progress: 1, total: 2 },
       { progress: 2, total: 2 },
     ]);
+    await client.close();
+  });
+
+  it('a 2025 session (v1 client) hears the same progress on the POST’s stream', async () => {
+    const client = new ClientV1({ name: 'v1-progress', version: '1.0.0' });
+    await client.connect(new TransportV1(new URL(`${gw.url}/mcp`)));
+    const heard: number[] = [];
+    const r = await client.callTool({ name: 'batch', arguments: { calls: [{ tool: 'uuid', input: {} }, { tool: 'nope', input: {} }, { tool: 'uuid', input: {} }] } }, undefined, {
+      onprogress: (p) => heard.push(p.progress),
+    });
+    expect((r.structuredContent as { failed: number }).failed).toBe(1);
+    expect(heard).toEqual([1, 2, 3]);
     await client.close();
   });
 
