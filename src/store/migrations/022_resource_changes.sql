@@ -1,10 +1,15 @@
 -- Which MCP resources changed, in order: every gateway process on this database polls it past its own cursor, so
 -- a subscriber hears of a change whichever process made it. Triggers write it in the writing transaction; it
--- prunes itself (every 1000th row drops all but the last 10000), so it never grows.
+-- prunes itself (every 1000th row drops all but the last 10000), so it never grows. A row of an agent's resource
+-- names the agent by id (the URI is `scheme://<handle><path>`, the handle joined at read time), so deleting the
+-- agent deletes its rows and no handle, namespace or key outlives it here.
 CREATE TABLE resource_changes (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  uri TEXT NOT NULL
+  scheme TEXT NOT NULL,
+  agent_id TEXT REFERENCES agents(id) ON DELETE CASCADE,
+  path TEXT NOT NULL
 );
+CREATE INDEX resource_changes_agent ON resource_changes (agent_id);
 
 CREATE TRIGGER resource_changes_prune AFTER INSERT ON resource_changes WHEN NEW.seq % 1000 = 0
 BEGIN
@@ -14,30 +19,22 @@ END;
 -- memory://{handle}/{namespace}/{key}: every write, delete, expiry or forget lands in the change feed.
 CREATE TRIGGER resource_changes_memory AFTER INSERT ON memory_changes WHEN NEW.agent_id IS NOT NULL
 BEGIN
-  INSERT INTO resource_changes (uri)
-  SELECT 'memory://' || a.handle || '/' || NEW.namespace || '/' || NEW.key FROM agents a WHERE a.id = NEW.agent_id;
+  INSERT INTO resource_changes (scheme, agent_id, path) VALUES ('memory', NEW.agent_id, '/' || NEW.namespace || '/' || NEW.key);
 END;
 
 -- agent://{handle}/profile and /identity show the bio, XP (so the level) and badges.
 CREATE TRIGGER resource_changes_agent AFTER UPDATE OF bio, xp ON agents
 BEGIN
-  INSERT INTO resource_changes (uri) VALUES ('agent://' || NEW.handle || '/profile'), ('agent://' || NEW.handle || '/identity');
+  INSERT INTO resource_changes (scheme, agent_id, path) VALUES ('agent', NEW.id, '/profile'), ('agent', NEW.id, '/identity');
 END;
 
 CREATE TRIGGER resource_changes_badge AFTER INSERT ON agent_badges
 BEGIN
-  INSERT INTO resource_changes (uri)
-  SELECT 'agent://' || a.handle || '/profile' FROM agents a WHERE a.id = NEW.agent_id
-  UNION ALL SELECT 'agent://' || a.handle || '/identity' FROM agents a WHERE a.id = NEW.agent_id;
-END;
-
-CREATE TRIGGER resource_changes_agent_gone AFTER DELETE ON agents
-BEGIN
-  INSERT INTO resource_changes (uri) VALUES ('agent://' || OLD.handle || '/profile'), ('agent://' || OLD.handle || '/identity');
+  INSERT INTO resource_changes (scheme, agent_id, path) VALUES ('agent', NEW.agent_id, '/profile'), ('agent', NEW.agent_id, '/identity');
 END;
 
 -- catalog://new lists tools and listings by when they were first seen.
 CREATE TRIGGER resource_changes_catalog AFTER INSERT ON catalog_first_seen
 BEGIN
-  INSERT INTO resource_changes (uri) VALUES ('catalog://new');
+  INSERT INTO resource_changes (scheme, agent_id, path) VALUES ('catalog', NULL, 'new');
 END;
