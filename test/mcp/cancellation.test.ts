@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
+import { modernPost } from '../helpers/modern-mcp.js';
 
-const MODERN = '2026-07-28';
 const started: string[] = [];
 const aborted: string[] = [];
 
@@ -37,31 +37,7 @@ afterAll(async () => gw.cleanup());
 describe('closing the response stream cancels the request', () => {
   it('2026-07-28: the tool sees its signal abort when the client hangs up', async () => {
     const controller = new AbortController();
-    const call = fetch(`${gw.url}/mcp`, {
-      method: 'POST',
-      signal: controller.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'tools/call',
-        'mcp-name': 'test_wait_for_cancel',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'test_wait_for_cancel',
-          arguments: { tag: 'modern' },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': MODERN,
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-    }).catch((err: unknown) => err);
+    const call = modernPost(gw.url, 'tools/call', { name: 'test_wait_for_cancel', arguments: { tag: 'modern' } }, { signal: controller.signal }).catch((err: unknown) => err);
     await eventually(async () => expect(started).toContain('modern'));
     expect(aborted).not.toContain('modern');
     controller.abort();

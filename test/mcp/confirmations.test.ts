@@ -7,8 +7,8 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { MODERN, modernPost } from '../helpers/modern-mcp.js';
 
-const MODERN = '2026-07-28';
 const ABOVE = 'io.github.agent-gateway/confirm-above-usd';
 let gw: TestGateway;
 
@@ -23,29 +23,10 @@ const text = (r: unknown) => JSON.parse((r as { content: { text: string }[] }).c
 
 /** A raw 2026-07-28 tools/call, with or without the elicitation capability and input responses. */
 async function modernCall(secret: string, name: string, args: Record<string, unknown>, opts: { elicit?: boolean; inputResponses?: unknown; meta?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
-  const params = {
-    name,
-    arguments: args,
-    ...(opts.inputResponses ? { inputResponses: opts.inputResponses } : {}),
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': opts.elicit ? { elicitation: { form: {} } } : {},
-      ...opts.meta,
-    },
-  };
-  const res = await fetch(`${gw.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${secret}`,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-      ...opts.headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+  const res = await modernPost(gw.url, 'tools/call', { name, arguments: args, ...(opts.inputResponses ? { inputResponses: opts.inputResponses } : {}) }, {
+    capabilities: opts.elicit ? { elicitation: { form: {} } } : {},
+    meta: opts.meta,
+    headers: { authorization: `Bearer ${secret}`, ...opts.headers },
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { result: any }).result;

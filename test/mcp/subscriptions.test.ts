@@ -8,9 +8,9 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
+import { modernPost } from '../helpers/modern-mcp.js';
 import { MAIN } from '../helpers/paths.js';
 
-const MODERN = '2026-07-28';
 let gw: TestGateway;
 let secret: string;
 let strangerSecret: string;
@@ -70,30 +70,12 @@ describe('subscriptions/listen (2026-07-28)', () => {
     const mine = 'memory://listener/notes/today';
     const theirs = 'memory://stranger/private/diary';
     const controller = new AbortController();
-    const res = await fetch(`${gw.url}/mcp`, {
-      method: 'POST',
-      signal: controller.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${secret}`,
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'listen-1',
-        method: 'subscriptions/listen',
-        params: {
-          notifications: { resourceSubscriptions: [mine, theirs], toolsListChanged: true },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': MODERN,
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-    });
+    const res = await modernPost(
+      gw.url,
+      'subscriptions/listen',
+      { notifications: { resourceSubscriptions: [mine, theirs], toolsListChanged: true } },
+      { id: 'listen-1', signal: controller.signal, headers: { authorization: `Bearer ${secret}` } },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     expect(res.headers.get('x-accel-buffering')).toBe('no');

@@ -9,8 +9,8 @@ import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { WorkState } from '../../src/registry/types.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
+import { modernPost } from '../helpers/modern-mcp.js';
 
-const MODERN = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
 
 interface Work {
@@ -58,25 +58,8 @@ beforeAll(async () => {
 });
 afterAll(async () => gw.cleanup());
 
-let nextId = 1;
 async function rpc(method: string, params: Record<string, unknown>, name: string): Promise<any> {
-  const r = await fetch(`${gw.url}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method, 'mcp-name': name },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientInfo': { name: 'work', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
-        },
-      },
-    }),
-  });
+  const r = await modernPost(gw.url, method, params, { name, capabilities: { extensions: { [TASKS]: {} } } });
   return r.json();
 }
 const startWork = (args: Record<string, unknown>) => rpc('tools/call', { name: 'fixture_work_start', arguments: args }, 'fixture_work_start');

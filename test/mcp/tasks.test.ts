@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { MAX_POLL_MS, POLL_MS, TASK_KEEP_MS } from '../../src/mcp/tasks.js';
 import { api, register, startGateway, tempDir, type TestGateway } from '../helpers/gateway.js';
+import { modernPost } from '../helpers/modern-mcp.js';
 
-const MODERN = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
 
 let gw: TestGateway;
@@ -45,40 +45,19 @@ interface Rpc {
   body: any;
 }
 
-let nextId = 1;
-
-/** One 2026-07-28 request, framed as the revision says (envelope in _meta, MCP-Protocol-Version, Mcp-Method, Mcp-Name). */
+/** One 2026-07-28 request (test/helpers/modern-mcp.ts), declaring the Tasks extension unless told not to. */
 async function call(
   url: string,
   method: string,
   params: Record<string, unknown> = {},
   opts: { secret?: string; tasks?: boolean; meta?: Record<string, unknown>; name?: string } = {},
 ): Promise<Rpc> {
-  const capabilities = opts.tasks === false ? {} : { extensions: { [TASKS]: {} } };
-  const body = {
-    jsonrpc: '2.0',
-    id: nextId++,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': MODERN,
-        'io.modelcontextprotocol/clientInfo': { name: 'raw-tasks', version: '1' },
-        'io.modelcontextprotocol/clientCapabilities': capabilities,
-        ...opts.meta,
-      },
-    },
-  };
-  const name = opts.name ?? (method === 'tools/call' ? params.name : method.startsWith('tasks/') ? params.taskId : undefined);
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': MODERN,
-    'mcp-method': method,
-    ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-    ...(opts.secret ? { authorization: `Bearer ${opts.secret}` } : {}),
-  };
-  const r = await fetch(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const r = await modernPost(url, method, params, {
+    capabilities: opts.tasks === false ? {} : { extensions: { [TASKS]: {} } },
+    meta: opts.meta,
+    name: opts.name,
+    headers: opts.secret ? { authorization: `Bearer ${opts.secret}` } : {},
+  });
   const contentType = r.headers.get('content-type') ?? '';
   const text = await r.text();
   const messages = contentType.includes('text/event-stream')
