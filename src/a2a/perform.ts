@@ -6,6 +6,7 @@ import { toGatewayError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
 import type { Caller } from '../registry/types.js';
 import { RPC, RpcError } from './jsonrpc.js';
+import { resultParts } from './result-parts.js';
 import type { Artifact, Message, Part, TaskState } from './types.js';
 import { isPlainObject as isObject } from '../plain-object.js';
 
@@ -52,8 +53,6 @@ export const textOf = (m: Message): string =>
     .map((p) => p.text)
     .join('\n');
 
-const asData = (v: unknown): Record<string, unknown> => (isObject(v) ? v : { value: v ?? null });
-
 /** A queued job or parked handoff named by a result, when it has one. */
 export function waitingOf(result: unknown): Waiting | null {
   if (!isObject(result)) return null;
@@ -83,7 +82,7 @@ async function runCalls(registry: Registry, caller: Caller, calls: ToolCall[], s
       results.push({ tool: call.tool, result: out.result });
       // Receipts (x402 settlement, credits charged) ride with the result they paid for.
       const receipts = Object.keys(out.meta.meta).length ? { metadata: out.meta.meta } : {};
-      artifacts.push({ artifactId: randomUUID(), name: call.tool, parts: [{ kind: 'data', data: asData(out.result) }], ...receipts });
+      artifacts.push({ artifactId: randomUUID(), name: call.tool, parts: resultParts(out.result), ...receipts });
       waiting = waitingOf(out.result) ?? waiting;
     } catch (err) {
       const ge = (err as { notCallable?: boolean }).notCallable ? null : toGatewayError(err);

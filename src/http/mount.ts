@@ -11,6 +11,7 @@ import type { RequestParts, Route } from './route.js';
 import { isPlainObject } from '../plain-object.js';
 import { readAliases, withoutUnknownQueryFields } from './query-fields.js';
 import { parseQuery, type Router } from './router.js';
+import { contentJson, isContentResult } from '../registry/content-result.js';
 import { isFileResult, sendError, sendHtml, sendJson } from './send.js';
 import { sendFile } from './send-file.js';
 
@@ -118,6 +119,8 @@ export function mountRoutes(router: Router, routes: Route[], registry: Registry,
         const input = withoutUnknownQueryFields(buildInput(r, parts), parts, tool);
         const out = await registry.call(name, input, credentialsOf(req, 'rest', opts.trustProxy), { upload });
         if (isFileResult(out.result)) sendFile(res, out.result, out.meta.headers, req.headers);
+        // Images, audio and embedded resources as JSON: the blocks with their bytes in base64, beside the data.
+        else if (isContentResult(out.result)) sendJson(res, status, contentJson(out.result), out.meta.headers);
         else if (r.html && prefersHtml(req.headers.accept)) sendHtml(res, status, r.html(out.result), out.meta.headers);
         else sendJson(res, status, out.result, out.meta.headers);
       } catch (err) {

@@ -1,7 +1,6 @@
 // Writing responses without express's per-call overhead: JSON, errors, attachments.
 import type { ServerResponse } from 'node:http';
 import { GatewayError, toGatewayError } from '../errors.js';
-import type { FileResult } from '../registry/types.js';
 import { stringifyBody } from '../registry/json-text.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
@@ -45,5 +44,4 @@ export function sendError(res: ServerResponse, err: unknown): GatewayError {
   return ge;
 }
 
-export const isFileResult = (v: unknown): v is FileResult =>
-  typeof v === 'object' && v !== null && (v as FileResult).kind === 'file' && Buffer.isBuffer((v as FileResult).bytes);
+export { isFileResult } from '../registry/content-result.js';

@@ -3,8 +3,11 @@
 // register these same functions, so the two eras cannot drift apart. Errors are McpMethodError; each server
 // turns them into its SDK's error type.
 import { GatewayError } from '../errors.js';
+import type { PromptMessage } from '../registry/prompt-defs.js';
 import type { Registry } from '../registry/registry.js';
-import type { Confirmation, Confirmer, Credentials, ProgressReporter, Tool } from '../registry/types.js';
+import type { Confirmation, Confirmer, Credentials, FormQuestion, ProgressReporter, Tool } from '../registry/types.js';
+import { ASK_KEY, CONFIRM_KEY, confirmationForm, formElicitation, type ElicitForm } from './confirmations.js';
+import { blockJson, fileBlock, type BlockJson, isContentResult, isFileResult, textOf } from '../registry/content-result.js';
 import { complete, type CompletionRef } from './completions.js';
 import type { McpCatalog } from './mcp-catalog.js';
 
@@ -36,11 +39,22 @@ export class McpMethodError extends Error {
   }
 }
 
-/** A tool call waits for the person's confirmation, which this era asks for with an input_required result. */
-export class NeedsConfirmation extends Error {
-  constructor(readonly question: Confirmation) {
-    super(question.message);
+/**
+ * A tool call waits for the person's answer (a confirmation, or the tool's own form), which this era asks for
+ * with an input_required result: `form` is the elicitation to send under `key`.
+ */
+export class NeedsInput extends Error {
+  constructor(
+    readonly key: string,
+    readonly form: ElicitForm,
+  ) {
+    super(form.message);
   }
+}
+
+function needsInput(extra: Record<string, unknown>): NeedsInput {
+  if (extra.form) return new NeedsInput(ASK_KEY, formElicitation(extra.form as FormQuestion));
+  return new NeedsInput(CONFIRM_KEY, confirmationForm(extra.confirmation as Confirmation));
 }
 
 export interface CallToolOptions {
@@ -97,13 +111,18 @@ function page<T>(items: T[], cursor: string | undefined, size: number): { items:
   return { items: items.slice(start, end), ...(end < items.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}) };
 }
 
+/** An MCP content block as it goes on the wire (text, image, audio, embedded resource). */
+export type McpContent = BlockJson;
+
 export interface CallToolResult {
   [k: string]: unknown;
-  content: { type: 'text'; text: string }[];
+  content: McpContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   _meta?: Record<string, unknown>;
 }
+
+const withMeta = (meta: Record<string, unknown> | undefined) => (meta && Object.keys(meta).length ? { _meta: meta } : {});
 
 export const textResult = (value: unknown, isError: boolean, meta?: Record<string, unknown>): CallToolResult => {
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -111,9 +130,24 @@ export const textResult = (value: unknown, isError: boolean, meta?: Record<strin
     content: [{ type: 'text', text: JSON.stringify(value) }],
     ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
     ...(isError ? { isError: true } : {}),
-    ...(meta && Object.keys(meta).length ? { _meta: meta } : {}),
+    ...withMeta(meta),
   };
 };
+
+/**
+ * A tool's result as MCP content: blocks as the tool gave them (a file as one block), JSON as text plus
+ * structuredContent. A result with data keeps its JSON text block too, for clients that read only text.
+ */
+export function toolResult(value: unknown, toolName: string, meta?: Record<string, unknown>): CallToolResult {
+  if (isFileResult(value)) return { content: [blockJson(fileBlock(value, fileUri(toolName, value.filename)))], ...withMeta(meta) };
+  if (!isContentResult(value)) return textResult(value, false, meta);
+  const content: McpContent[] = value.content.map(blockJson);
+  if (value.data) content.push({ type: 'text', text: JSON.stringify(value.data) });
+  return { content, ...(value.data ? { structuredContent: value.data } : {}), ...withMeta(meta) };
+}
+
+/** Where a file a tool returned is said to come from, when it has no resource of its own. */
+const fileUri = (tool: string, filename: string): string => `gateway://tools/${tool}/${encodeURIComponent(filename)}`;
 
 /** x402 over MCP: the payment rides in `_meta["x402/payment"]`; it joins the credentials as a header would. */
 function withMetaPayment(c: Credentials, meta: Record<string, unknown> | undefined): Credentials {
@@ -134,6 +168,19 @@ function paymentResult(ge: GatewayError): CallToolResult {
   };
 }
 
+/**
+ * What a resource's tool returned, as read contents: a file as its bytes (a blob, with the file's type) or its
+ * text when it is text; a string under a non-JSON type (text/plain) as it is; anything else as JSON text.
+ */
+function resourceContents(result: unknown, uri: string, mimeType: string) {
+  if (isFileResult(result)) {
+    const text = textOf(result.bytes, result.contentType);
+    return text !== undefined ? { uri, mimeType: result.contentType, text } : { uri, mimeType: result.contentType, blob: result.bytes.toString('base64') };
+  }
+  const json = mimeType === 'application/json' || mimeType.endsWith('+json');
+  return { uri, mimeType, text: typeof result === 'string' && !json ? result : JSON.stringify(result) };
+}
+
 type ResourceEntry = { uri: string; name: string; title?: string; description?: string; mimeType?: string };
 
 /** The methods of one connection (or one modern request), seeing `toolsets` (empty = all). */
@@ -149,7 +196,7 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
   const readViaTool = async (tool: string, input: Record<string, unknown>, uri: string, mimeType: string, credentials: Credentials) => {
     try {
       const out = await registry.call(tool, input, credentials);
-      return { contents: [{ uri, mimeType, text: JSON.stringify(out.result) }] };
+      return { contents: [resourceContents(out.result, uri, mimeType)] };
     } catch (err) {
       const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
       throw new McpMethodError(ge.status === 404 ? LEGACY_RESOURCE_NOT_FOUND : INVALID_PARAMS, ge.message, { uri, error: ge.toBody().error }, ge.status === 404);
@@ -173,10 +220,10 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
       if (!tool) throw new McpMethodError(INVALID_PARAMS, `Tool ${name} not found`);
       try {
         const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm, progress });
-        return textResult(out.result, false, out.meta.meta);
+        return toolResult(out.result, tool.name, out.meta.meta);
       } catch (err) {
         const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
-        if (ge.code === 'confirmation_required') throw new NeedsConfirmation(ge.extra.confirmation as Confirmation);
+        if (ge.code === 'confirmation_required') throw needsInput(ge.extra);
         if (ge.payment) return paymentResult(ge);
         return textResult({ ...ge.toBody(), status: ge.status }, true);
       }
@@ -239,13 +286,21 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
       return { prompts: catalog.prompts.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
     },
 
-    getPrompt(name: string, args: Record<string, string> = {}) {
+    async getPrompt(name: string, args: Record<string, string> = {}) {
       const p = catalog.prompts.find((x) => x.name === name);
       if (!p) throw new McpMethodError(INVALID_PARAMS, `Prompt ${name} not found`);
       for (const a of p.arguments) {
         if (a.required && !args[a.name]) throw new McpMethodError(INVALID_PARAMS, `Missing required argument: ${a.name}`);
       }
-      return { description: p.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.render(args) } }] };
+      let rendered: string | PromptMessage[];
+      try {
+        rendered = await p.render(args);
+      } catch (err) {
+        if (err instanceof GatewayError && err.status < 500) throw new McpMethodError(INVALID_PARAMS, err.message, { error: err.toBody().error });
+        throw err;
+      }
+      const messages = typeof rendered === 'string' ? [{ role: 'user' as const, content: { type: 'text' as const, text: rendered } }] : rendered.map((m) => ({ role: m.role, content: blockJson(m.content) }));
+      return { description: p.description, messages };
     },
 
     async complete(ref: CompletionRef, argument: { name: string; value: string }, context: Record<string, string> | undefined, credentials: Credentials) {

@@ -39,7 +39,9 @@ const v1 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof McpMethodError) throw new McpError(err.code, err.message, err.data);
+    // v1's McpError prefixes its message ("MCP error -32602: …") and the SDK sends that message as is, so the
+    // client, which prefixes again, would show it twice: the wire carries the bare message.
+    if (err instanceof McpMethodError) throw Object.assign(new McpError(err.code, err.message, err.data), { message: err.message });
     throw err;
   }
 };

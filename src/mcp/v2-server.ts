@@ -5,8 +5,8 @@
 // `server/discover` answer, `serverInfo` and `resultType` on results, the cache hints below.
 import { inputRequired, ProtocolError, Server, type CacheHint, type ClientCapabilities } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
-import { CONFIRM_KEY, confirmAboveOf, confirmationForm, elicitingConfirmer, roundTripConfirmer } from './confirmations.js';
-import { INSTRUCTIONS, McpMethodError, mcpMethods, NeedsConfirmation, SERVER_INFO, type McpCatalog } from './methods.js';
+import { confirmAboveOf, elicitingConfirmer, roundTripConfirmer } from './confirmations.js';
+import { INSTRUCTIONS, McpMethodError, mcpMethods, NeedsInput, SERVER_INFO, type McpCatalog } from './methods.js';
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
@@ -70,8 +70,8 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
       const result = await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, credentials, { signal: ctx.mcpReq.signal, confirm, progress }));
       return tasks ? await tasks.offer(req.params.name, result, ctx.mcpReq.envelope) : result;
     } catch (err) {
-      if (!(err instanceof NeedsConfirmation)) throw err;
-      return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit(confirmationForm(err.question)) } });
+      if (!(err instanceof NeedsInput)) throw err;
+      return inputRequired({ inputRequests: { [err.key]: inputRequired.elicit(err.form) } });
     }
   });
   server.setRequestHandler('resources/list', (req) => v2(() => m.listResources(req.params?.cursor, credentials)));

@@ -83,6 +83,46 @@ export interface Confirmation {
 /** What the person answered: go on, stop, or not yet (the adapter asks on a later round trip). */
 export type ConfirmationAnswer = 'confirmed' | 'declined' | 'pending';
 
+/** Where a form field is shown: its label and help text. */
+interface FieldText {
+  title?: string;
+  description?: string;
+}
+
+/** A titled choice: the value sent back and what the person reads. */
+export interface Choice {
+  const: string;
+  title: string;
+}
+
+/**
+ * A field of a form a tool asks the person to fill: the restricted JSON Schema of MCP form elicitation
+ * (flat primitives with defaults, SEP-1034; single and multiple choice, titled or not, SEP-1330).
+ */
+export type FormField =
+  | (FieldText & { type: 'string'; default?: string; minLength?: number; maxLength?: number; format?: 'email' | 'uri' | 'date' | 'date-time' })
+  | (FieldText & { type: 'string'; default?: string; enum: string[]; /** Deprecated titles of `enum` (older clients). */ enumNames?: string[] })
+  | (FieldText & { type: 'string'; default?: string; oneOf: Choice[] })
+  | (FieldText & { type: 'number' | 'integer'; default?: number; minimum?: number; maximum?: number })
+  | (FieldText & { type: 'boolean'; default?: boolean })
+  | (FieldText & { type: 'array'; default?: string[]; minItems?: number; maxItems?: number; items: { type: 'string'; enum: string[] } })
+  | (FieldText & { type: 'array'; default?: string[]; minItems?: number; maxItems?: number; items: { anyOf: Choice[] } });
+
+/** A form a tool asks the person to fill before it acts (computed from its valid input, like a confirmation). */
+export interface FormQuestion {
+  message: string;
+  fields: Record<string, FormField>;
+  required?: string[];
+}
+
+export type FormValue = string | number | boolean | string[];
+
+/** The person's answer: accepted with the form's values (checked against it), declined, or dismissed. */
+export interface FormAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, FormValue>;
+}
+
 /**
  * How an adapter asks the person. Absent, the explicit arguments are the consent (REST, A2A, and MCP clients
  * that can neither elicit nor take an input_required round trip).
@@ -91,4 +131,6 @@ export interface Confirmer {
   /** Paid calls priced above this many US dollars are confirmed too. */
   aboveUsd?: number;
   ask(q: Confirmation): Promise<ConfirmationAnswer>;
+  /** Puts a tool's form to the person; 'pending' when the answer comes on a later round trip. Absent: cannot. */
+  fill?(q: FormQuestion): Promise<FormAnswer | 'pending'>;
 }

@@ -32,6 +32,7 @@ export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
     selfField: spec.selfField,
     secretInBody: spec.secretInBody ?? false,
     confirm: spec.confirm as Tool['confirm'],
+    ask: spec.ask as Tool['ask'],
     durable: spec.durable as Tool['durable'],
     handler: spec.handler as Tool['handler'],
     // Converting every tool's schema at start-up took 50 ms; most are read only by tools/list or the OpenAPI.

@@ -1,9 +1,10 @@
 // The one registry every adapter calls. `call` runs the pipeline of docs/architecture.md ("The call pipeline"):
-// resolve caller → authorize → validate → confirm → charge → run → shape.
+// resolve caller → authorize → validate → confirm → ask → charge → run → shape.
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { GatewayError, toGatewayError, validationError, type ValidationIssue } from '../errors.js';
 import { unknownFields } from './closed-objects.js';
+import { askBeforeActing } from './ask-step.js';
 import { confirmBeforeActing } from './confirm-step.js';
 import type { Charge, ChargeStep } from './call-types.js';
 import { bearerChallenge } from '../auth/oauth-resource.js';
@@ -121,6 +122,7 @@ export class Registry {
       if (!parsed.success || extra.length > 0) throw validationError([...extra, ...(parsed.success ? [] : zodIssuesToDetail(parsed.error, input))]);
       const args = parsed.data as Record<string, unknown>;
       await confirmBeforeActing(tool, args, confirm);
+      const answer = await askBeforeActing(tool, args, confirm);
       const meta: CallMeta = { headers: {}, meta: {} };
       if (tool.auth === 'paid') charge = await this.charger.begin(tool, caller, meta);
       const ctx: ToolContext = {
@@ -130,6 +132,7 @@ export class Registry {
         signal,
         upload,
         progress,
+        answer,
         // An inner call gets the caller and the signal, never the outer call's upload or confirmer: a question
         // asked mid-way through a batch would come after the earlier calls had acted.
         call: async (inner, innerInput) => (await this.invoke(inner, innerInput, caller, { signal })).result,

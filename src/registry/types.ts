@@ -13,10 +13,10 @@ import type { Bus } from '../bus.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Content } from '../blobs/content.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
-import type { AgentRef, CallMeta, Caller, Confirmation, Confirmer, Credentials, Price, Transport } from './call-types.js';
+import type { AgentRef, CallMeta, Caller, Confirmation, Confirmer, Credentials, FormAnswer, FormQuestion, Price, Transport } from './call-types.js';
 
 // The call's own vocabulary lives in call-types.ts, which billing builds on; it stays importable from here.
-export type { AgentRef, CallMeta, Caller, Confirmation, ConfirmationAnswer, Confirmer, Credentials, Price, Transport } from './call-types.js';
+export type { AgentRef, CallMeta, Caller, Choice, Confirmation, ConfirmationAnswer, Confirmer, Credentials, FormAnswer, FormField, FormQuestion, FormValue, Price, Transport } from './call-types.js';
 
 export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
 
@@ -84,6 +84,11 @@ export interface ToolContext {
   upload?: Upload;
   /** Reports how far a long call has got, when the adapter passes it on (MCP progress notifications). */
   progress?: ProgressReporter;
+  /**
+   * The person's answer to the tool's `ask` form, checked against it. Undefined when nobody was asked: the tool
+   * had no question for this input, or the adapter cannot ask (REST, A2A), so the input must be enough alone.
+   */
+  answer?: FormAnswer;
 }
 
 /** `done` out of `total` (when known) steps of a long call, with a short note. */
@@ -169,6 +174,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
   secretInBody?: boolean;
   /** The question to put to the person before acting on this (valid) input, or null when none is needed. */
   confirm?: (input: z.output<S>) => Confirmation | null;
+  /**
+   * A form to put to the person before acting on this (valid) input, or null for none; the handler reads the
+   * answer in `ctx.answer`. Asked after any confirmation and before any charge or side effect.
+   */
+  ask?: (input: z.output<S>) => FormQuestion | null;
   /** The call starts durable work and answers with its handle at once; adapters may follow it (see DurableWork). */
   durable?: DurableWork<R>;
   handler: (input: z.output<S>, ctx: ToolContext) => Promise<R> | R;
@@ -183,6 +193,7 @@ export interface Tool extends Required<Pick<ToolSpec, 'name' | 'toolset' | 'desc
   selfField?: string;
   secretInBody: boolean;
   confirm?: (input: unknown) => Confirmation | null;
+  ask?: (input: unknown) => FormQuestion | null;
   durable?: DurableWork;
   handler: (input: unknown, ctx: ToolContext) => Promise<unknown> | unknown;
   /** JSON Schema of the input, computed once. */

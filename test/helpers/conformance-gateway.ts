@@ -4,20 +4,23 @@
 // fixtures are registered here, through the same defineTool, ResourceDef and PromptDef the product uses, and
 // handed to the gateway with the `additions` option of Gateway.create: the product never ships them.
 //
-// Fixtures the gateway cannot express are left out, with the scenario that wants them marked as a to-do in
-// test/mcp/conformance.test.ts: a tool result or a resource read is always JSON text (no image, audio, blob
-// or embedded-resource content), a prompt renders one text message, and a tool can ask the person only to
-// confirm (no form of its own).
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CatalogAdditions } from '../../src/app.js';
+import { contentResult } from '../../src/registry/content-result.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { PromptDef } from '../../src/registry/prompt-defs.js';
 import type { ResourceDef, ResourceTemplateDef } from '../../src/registry/resource-defs.js';
-import type { Tool } from '../../src/registry/types.js';
+import type { FormAnswer, Tool } from '../../src/registry/types.js';
 import { startGateway, type TestGateway } from './gateway.js';
 
 const toolset = 'conformance';
+
+/** The reference server's 1x1 red PNG and minimal WAV. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+const WAV = Buffer.from('UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=', 'base64');
+const png = (name: string) => ({ kind: 'file' as const, bytes: PNG, contentType: 'image/png', filename: name, sha256: createHash('sha256').update(PNG).digest('hex') });
 const noInput = z.object({});
 
 /** The suite's SEP-1613 schema, exactly as its reference server lists it: `$schema`, `$defs`, a `$ref`, closed. */
@@ -39,6 +42,10 @@ const jsonSchemaTool = defineTool({
 });
 
 /** Reads one fixture resource: the registry reads every resource through a tool, kept out of tools/list. */
+/** What the reference server answers after an elicitation. */
+const elicitationText = (a: FormAnswer | undefined): string =>
+  a ? `Elicitation completed: action=${a.action}, content=${JSON.stringify(a.content ?? {})}` : 'Elicitation not supported by this client.';
+
 const resourceTool = (name: string, handler: (input: Record<string, unknown>) => unknown, input: z.ZodObject = noInput): Tool =>
   defineTool({ name, toolset, description: `Reads a conformance fixture resource (${name}).`, input, auth: 'public', expose: { mcp: false }, handler });
 
@@ -73,6 +80,64 @@ export const conformanceTools: Tool[] = [
     confirm: (input) => ({ message: input.message }),
     handler: () => ({ confirmed: true }),
   }),
+  // Tools with a form of their own (`ask`): the registry puts it to the person before the handler runs, which
+  // a 2025-era client that declared elicitation receives as elicitation/create, and hands the answer in ctx.answer.
+  defineTool({
+    name: 'test_elicitation_sep1034_defaults',
+    toolset,
+    description: 'Tests elicitation with default values for every primitive type (SEP-1034).',
+    input: noInput,
+    auth: 'public',
+    ask: () => ({
+      message: 'Please review and update the form fields with defaults',
+      fields: {
+        name: { type: 'string', description: 'User name', default: 'John Doe' },
+        age: { type: 'integer', description: 'User age', default: 30 },
+        score: { type: 'number', description: 'User score', default: 95.5 },
+        status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+        verified: { type: 'boolean', description: 'Verification status', default: true },
+      },
+    }),
+    handler: (_input, ctx) => elicitationText(ctx.answer),
+  }),
+  defineTool({
+    name: 'test_elicitation_sep1330_enums',
+    toolset,
+    description: 'Tests elicitation with the enum variants of SEP-1330.',
+    input: noInput,
+    auth: 'public',
+    ask: () => ({
+      message: 'Please select options from the enum fields',
+      fields: {
+        untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+        titledSingle: {
+          type: 'string',
+          description: 'Select one option with titles',
+          oneOf: [
+            { const: 'value1', title: 'First Option' },
+            { const: 'value2', title: 'Second Option' },
+            { const: 'value3', title: 'Third Option' },
+          ],
+        },
+        legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+        untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+        titledMulti: {
+          type: 'array',
+          description: 'Select multiple options with titles',
+          minItems: 1,
+          maxItems: 3,
+          items: {
+            anyOf: [
+              { const: 'value1', title: 'First Choice' },
+              { const: 'value2', title: 'Second Choice' },
+              { const: 'value3', title: 'Third Choice' },
+            ],
+          },
+        },
+      },
+    }),
+    handler: (_input, ctx) => elicitationText(ctx.answer),
+  }),
   // Reports 0, 50 and 100 of 100, ~50 ms apart, through the registry's progress reporter; MCP passes the
   // reports on as notifications/progress when the request carries a progressToken.
   defineTool({
@@ -93,6 +158,38 @@ export const conformanceTools: Tool[] = [
   // the zod input still validates calls. Product tools list the schema zod derives, without `$schema` (2020-12
   // is MCP's default dialect).
   { ...jsonSchemaTool, inputJsonSchema: JSON_SCHEMA_2020_12_INPUT },
+  // Content beyond JSON: a file result (an image/* file is an image block) and content results.
+  defineTool({ name: 'test_image_content', toolset, description: 'Tests image content response.', input: noInput, auth: 'public', handler: () => png('red-pixel.png') }),
+  defineTool({
+    name: 'test_audio_content',
+    toolset,
+    description: 'Tests audio content response.',
+    input: noInput,
+    auth: 'public',
+    handler: () => contentResult([{ type: 'audio', bytes: WAV, mimeType: 'audio/wav' }]),
+  }),
+  defineTool({
+    name: 'test_embedded_resource',
+    toolset,
+    description: 'Tests embedded resource content response.',
+    input: noInput,
+    auth: 'public',
+    handler: () => contentResult([{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }]),
+  }),
+  defineTool({
+    name: 'test_multiple_content_types',
+    toolset,
+    description: 'Tests response with multiple content types (text, image, resource).',
+    input: noInput,
+    auth: 'public',
+    handler: () =>
+      contentResult([
+        { type: 'text', text: 'Multiple content types test:' },
+        { type: 'image', bytes: PNG, mimeType: 'image/png' },
+        { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) } },
+      ]),
+  }),
+  resourceTool('conformance_static_binary', () => png('static-binary.png')),
   resourceTool('conformance_static_text', () => ({ text: 'This is the content of the static text resource.' })),
   resourceTool('conformance_watched', () => ({ text: 'Watched resource content' })),
   resourceTool('conformance_template_data', ({ id }) => ({ id, templateTest: true, data: `Data for ID: ${String(id)}` }), z.object({ id: z.string() })),
@@ -102,6 +199,7 @@ export const conformanceTools: Tool[] = [
 // server serves text/plain; the scenarios check the presence of uri, mimeType and text, not the type.
 export const conformanceResources: ResourceDef[] = [
   { uri: 'test://static-text', name: 'static-text', title: 'Static Text Resource', description: 'A static text resource for testing.', mimeType: 'application/json', tool: 'conformance_static_text' },
+  { uri: 'test://static-binary', name: 'static-binary', title: 'Static Binary Resource', description: 'A static binary resource (image/png) for testing.', mimeType: 'image/png', tool: 'conformance_static_binary' },
   { uri: 'test://watched-resource', name: 'watched-resource', title: 'Watched Resource', description: 'A resource for subscription tests.', mimeType: 'application/json', tool: 'conformance_watched' },
 ];
 
@@ -120,6 +218,26 @@ export const conformancePrompts: PromptDef[] = [
       { name: 'arg2', description: 'Second test argument', required: true },
     ],
     render: (a) => `Prompt with arguments: arg1='${a.arg1}', arg2='${a.arg2}'`,
+  },
+  {
+    name: 'test_prompt_with_embedded_resource',
+    title: 'Prompt With Embedded Resource',
+    description: 'A prompt that embeds a resource.',
+    arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+    render: (a) => [
+      { role: 'user', content: { type: 'resource', resource: { uri: a.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+    ],
+  },
+  {
+    name: 'test_prompt_with_image',
+    title: 'Prompt With Image',
+    description: 'A prompt with image content.',
+    arguments: [],
+    render: () => [
+      { role: 'user', content: { type: 'image', bytes: PNG, mimeType: 'image/png' } },
+      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+    ],
   },
 ];
 
