@@ -166,6 +166,7 @@ export class Gateway {
         idleMs: config.mcpSessionIdleMs,
         maxBodyBytes: config.maxBodyBytes,
         credentials: guardedCredentials,
+        resume: { retryMs: config.mcpSseRetryMs, pollAfterMs: config.mcpPollAfterMs },
         modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs }, feed, (uri, c) => methods.mayWatch(uri, c)),
       });
       this.sse = new LegacySseEndpoint(factory, { maxSessions: config.mcpMaxSessions, messagesPath: '/mcp/messages', credentials: guardedCredentials });

@@ -37,6 +37,8 @@ const EnvSchema = z.object({
   GATEWAY_MCP_PAGE_SIZE: positiveInt.max(1000).default(100),
   GATEWAY_MCP_CHANGE_POLL_MS: positiveInt.min(50).max(60_000).default(500),
   GATEWAY_MCP_KEEPALIVE_MS: positiveInt.min(100).max(300_000).default(15_000),
+  GATEWAY_MCP_SSE_RETRY_MS: positiveInt.min(10).max(60_000).default(1000),
+  GATEWAY_MCP_POLL_AFTER_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
   GATEWAY_ALLOWED_HOSTS: list,
   GATEWAY_ALLOWED_ORIGINS: list,
   GATEWAY_TRUST_PROXY: bool,
@@ -94,6 +96,10 @@ export interface Config {
   mcpChangePollMs: number;
   /** The comment frame that keeps an idle 2026-07-28 stream (a subscriptions/listen) open through proxies. */
   mcpKeepAliveMs: number;
+  /** The `retry` a resumable 2025-era SSE stream asks clients to wait before reconnecting (SEP-1699). */
+  mcpSseRetryMs: number;
+  /** After this long a 2025-era call's stream is closed and the client polls with Last-Event-ID; 0 = never. */
+  mcpPollAfterMs: number;
   allowedHosts: string[];
   allowedOrigins: string[];
   trustProxy: boolean;
@@ -197,6 +203,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpPageSize: e.GATEWAY_MCP_PAGE_SIZE,
     mcpChangePollMs: e.GATEWAY_MCP_CHANGE_POLL_MS,
     mcpKeepAliveMs: e.GATEWAY_MCP_KEEPALIVE_MS,
+    mcpSseRetryMs: e.GATEWAY_MCP_SSE_RETRY_MS,
+    mcpPollAfterMs: e.GATEWAY_MCP_POLL_AFTER_MS,
     allowedHosts: e.GATEWAY_ALLOWED_HOSTS,
     allowedOrigins: e.GATEWAY_ALLOWED_ORIGINS,
     trustProxy: e.GATEWAY_TRUST_PROXY,

@@ -12,7 +12,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Credentials } from '../registry/types.js';
 import { readBody } from '../http/read-body.js';
-import { HttpSessionTransport, isRequest } from './http-transport.js';
+import { HttpSessionTransport, isRequest, type ResumeOptions } from './http-transport.js';
+import { parseEventId } from './sse-replay.js';
 import type { ModernHttpEndpoint } from './modern-http.js';
 
 export interface SessionFactory {
@@ -25,6 +26,8 @@ export interface StreamableOptions {
   idleMs: number;
   maxBodyBytes: number;
   credentials(req: IncomingMessage): Credentials;
+  /** SSE resumability of the sessions' streams (SEP-1699). */
+  resume?: ResumeOptions;
   /** Serves the 2026-07-28 era beside the sessions. */
   modern?: ModernHttpEndpoint;
 }
@@ -146,6 +149,11 @@ export class StreamableHttpEndpoint {
     }
     const s = this.session(req, res);
     if (!s) return;
+    const last = req.headers['last-event-id'];
+    if (typeof last === 'string' && last !== '') {
+      if (!s.transport.resumeStream(res, parseEventId(last))) rpcError(res, 400, -32000, `Bad Request: no stream of this session sent event ${last.slice(0, 40)}`);
+      return;
+    }
     if (!s.transport.openStream(res)) rpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
   }
 
@@ -161,7 +169,7 @@ export class StreamableHttpEndpoint {
       const oldest = this.sessions.keys().next().value as string;
       await this.drop(oldest);
     }
-    const transport = new HttpSessionTransport(randomUUID());
+    const transport = new HttpSessionTransport(randomUUID(), this.opts.resume);
     const server = this.factory(toolsets);
     const s = { transport, server };
     this.sessions.set(transport.sessionId, s);

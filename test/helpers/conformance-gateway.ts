@@ -16,6 +16,9 @@ import type { FormAnswer, Tool } from '../../src/registry/types.js';
 import { startGateway, type TestGateway } from './gateway.js';
 
 const toolset = 'conformance';
+/** A call's stream is let go after POLL_AFTER_MS; test_reconnection runs well past that. */
+const POLL_AFTER_MS = 150;
+const RECONNECTION_CALL_MS = 600;
 
 /** The reference server's 1x1 red PNG and minimal WAV. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -154,6 +157,20 @@ export const conformanceTools: Tool[] = [
       return { reported: [0, 50, 100] };
     },
   }),
+  // Runs past the gateway's GATEWAY_MCP_POLL_AFTER_MS (set low below), so the session transport closes its stream
+  // after the priming event and the answer comes on the client's GET with Last-Event-ID (SEP-1699), as the
+  // reference server's closeSSEStream does.
+  defineTool({
+    name: 'test_reconnection',
+    toolset,
+    description: 'Tests SSE stream disconnection and client reconnection (SEP-1699): the stream closes mid-call.',
+    input: noInput,
+    auth: 'public',
+    handler: async () => {
+      await new Promise((resolve) => setTimeout(resolve, RECONNECTION_CALL_MS));
+      return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.';
+    },
+  }),
   // The listing is the reference server's raw schema (the suite checks that MCP passes it through untouched);
   // the zod input still validates calls. Product tools list the schema zod derives, without `$schema` (2020-12
   // is MCP's default dialect).
@@ -250,8 +267,9 @@ export const conformanceAdditions: CatalogAdditions = {
 
 /**
  * The gateway with the fixtures, on a free port. Scenarios read only the first page of tools/list, so one page
- * holds every tool (the product's 130-odd and the fixtures after them).
+ * holds every tool (the product's 130-odd and the fixtures after them). Calls longer than POLL_AFTER_MS are
+ * polled (server-sse-polling).
  */
 export function startConformanceGateway(): Promise<TestGateway> {
-  return startGateway({ env: { GATEWAY_MCP_PAGE_SIZE: '1000' }, additions: conformanceAdditions });
+  return startGateway({ env: { GATEWAY_MCP_PAGE_SIZE: '1000', GATEWAY_MCP_POLL_AFTER_MS: String(POLL_AFTER_MS) }, additions: conformanceAdditions });
 }

@@ -37,6 +37,7 @@ const PASSING = [
   'tools-call-mixed-content',
   'json-schema-2020-12',
   'server-sse-multiple-streams',
+  'server-sse-polling',
   'resources-list',
   'resources-read-text',
   'resources-read-binary',
@@ -62,11 +63,7 @@ const DEPRECATED: Record<string, string> = {
 };
 
 /** Not run yet: the product lacks what they exercise. Each becomes a PASSING entry when it lands. */
-const WAITING: Record<string, string> = {
-  'server-sse-polling':
-    'no SSE resumability (SEP-1699: priming event id, retry, closing a POST stream mid-call, replay on GET with Last-Event-ID); ' +
-    'today a plain tools/call is answered with JSON, so the scenario reports 0/0 checks, which proves nothing',
-};
+const WAITING: Record<string, string> = {};
 
 describe('MCP conformance suite (@modelcontextprotocol/conformance)', () => {
   it('every server scenario of the installed suite is run, excluded as deprecated or waiting on the product', async () => {
