@@ -31,7 +31,7 @@ function examplesOf(tools: Tool[]): string[] {
 function skills(registry: Registry, ownerOnly: boolean) {
   const byToolset = new Map<string, Tool[]>();
   for (const t of registry.list()) {
-    if (HIDDEN.has(t.toolset) || !(t.expose.mcp || t.expose.catalog)) continue;
+    if (HIDDEN.has(t.toolset) || t.expose.mcpOnly || !(t.expose.mcp || t.expose.catalog)) continue;
     if (!ownerOnly && t.auth === 'owner') continue;
     byToolset.set(t.toolset, [...(byToolset.get(t.toolset) ?? []), t]);
   }

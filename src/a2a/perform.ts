@@ -75,7 +75,7 @@ async function runCalls(registry: Registry, caller: Caller, calls: ToolCall[], s
   let waiting: Waiting | null = null;
   for (const call of calls) {
     const tool = registry.get(call.tool);
-    const callable = tool && (tool.expose.mcp || tool.expose.catalog) && !CLOSED_TOOLSETS.has(tool.toolset);
+    const callable = tool && (tool.expose.mcp || tool.expose.catalog) && !tool.expose.mcpOnly && !CLOSED_TOOLSETS.has(tool.toolset);
     try {
       if (!callable) throw Object.assign(new Error(), { notCallable: true });
       const out = await registry.invoke(call.tool, call.arguments, caller, { signal });

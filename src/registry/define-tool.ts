@@ -27,7 +27,7 @@ export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
     output: spec.output,
     auth: spec.auth,
     price: spec.price ?? null,
-    expose: { mcp: spec.expose?.mcp ?? true, catalog: spec.expose?.catalog ?? false },
+    expose: { mcp: spec.expose?.mcp ?? true, catalog: spec.expose?.catalog ?? false, mcpOnly: spec.expose?.mcpOnly ?? false },
     annotations: { ...(spec.title ? { title: spec.title } : {}), ...spec.annotations },
     selfField: spec.selfField,
     secretInBody: spec.secretInBody ?? false,

@@ -9,7 +9,7 @@ import { confirmBeforeActing } from './confirm-step.js';
 import type { Charge, ChargeStep } from './call-types.js';
 import { bearerChallenge } from '../auth/oauth-resource.js';
 import { scopeFor } from '../auth/oauth-scopes.js';
-import type { AgentRef, CallMeta, CallOptions, Caller, Credentials, Tool, ToolContext } from './types.js';
+import type { AgentRef, CallMeta, CallOptions, Caller, Credentials, Tool, ToolContext, Transport } from './types.js';
 
 export interface CallEvent {
   tool: Tool;
@@ -31,6 +31,9 @@ export interface RegistryDeps {
   /** What every handler sees besides the per-call fields (db, clock, config, log, services). */
   base: Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal' | 'upload'>;
 }
+
+/** The transports an MCP-only tool answers: MCP itself, and the gateway's own background work. */
+const REACHES_MCP_ONLY = new Set<Transport>(['mcp', 'internal']);
 
 const noCharge: ChargeStep = {
   begin: async () => {
@@ -107,7 +110,7 @@ export class Registry {
 
   async invoke(name: string, input: unknown, caller: Caller, { signal, upload, confirm, progress }: CallOptions = {}): Promise<CallOutcome> {
     const tool = this.tools.get(name);
-    if (!tool) throw new GatewayError('not_found', `Unknown tool: ${name}`);
+    if (!tool || (tool.expose.mcpOnly && !REACHES_MCP_ONLY.has(caller.credentials.transport))) throw new GatewayError('not_found', `Unknown tool: ${name}`);
     const started = performance.now();
     let charge: Charge | undefined;
     try {

@@ -163,7 +163,12 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
   output?: z.ZodType;
   auth: AuthRule;
   price?: Price | null;
-  expose?: { mcp?: boolean; catalog?: boolean };
+  /**
+   * Where the tool is reached: over MCP (default yes), as a REST calculator at /tools/{name} (default no), and
+   * `mcpOnly` for the verbs the spec keeps to the MCP endpoint (the registry answers them 404 to every other
+   * transport, so REST, A2A, the chat endpoint and a REST /batch cannot reach them).
+   */
+  expose?: { mcp?: boolean; catalog?: boolean; mcpOnly?: boolean };
   annotations?: ToolAnnotations;
   /**
    * Name of an input field naming the acting handle (e.g. `handle` on `/memory/stats?handle=`). When the
@@ -188,7 +193,7 @@ export interface Tool extends Required<Pick<ToolSpec, 'name' | 'toolset' | 'desc
   title?: string;
   output?: z.ZodType;
   price: Price | null;
-  expose: { mcp: boolean; catalog: boolean };
+  expose: { mcp: boolean; catalog: boolean; mcpOnly: boolean };
   annotations: ToolAnnotations;
   selfField?: string;
   secretInBody: boolean;
