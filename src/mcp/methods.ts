@@ -5,6 +5,7 @@
 import { GatewayError } from '../errors.js';
 import type { PromptMessage } from '../registry/prompt-defs.js';
 import type { Registry } from '../registry/registry.js';
+import { outputJsonSchemaOf } from '../registry/define-tool.js';
 import type { Confirmation, Confirmer, Credentials, FormQuestion, ProgressReporter, Tool } from '../registry/types.js';
 import { ASK_KEY, CONFIRM_KEY, confirmationForm, formElicitation, type ElicitForm } from './confirmations.js';
 import { blockJson, fileBlock, type BlockJson, isContentResult, isFileResult, textOf } from '../registry/content-result.js';
@@ -70,6 +71,7 @@ export interface McpTool {
   title?: string;
   description: string;
   inputSchema: { type: 'object'; [k: string]: unknown };
+  outputSchema?: { type: 'object'; [k: string]: unknown };
   annotations?: Record<string, unknown>;
 }
 
@@ -79,6 +81,8 @@ function toMcpTool(t: Tool): McpTool {
     ...(t.title ? { title: t.title } : {}),
     description: t.price ? `${t.description} Price: $${t.price.usd} per call.` : t.description,
     inputSchema: t.inputJsonSchema as McpTool['inputSchema'],
+    // A declared output is published so clients can check structuredContent against it.
+    ...(t.output ? { outputSchema: outputJsonSchemaOf(t.output) as McpTool['outputSchema'] } : {}),
     ...(t.annotations ? { annotations: t.annotations as Record<string, unknown> } : {}),
   };
 }
@@ -225,7 +229,11 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
         const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
         if (ge.code === 'confirmation_required') throw needsInput(ge.extra);
         if (ge.payment) return paymentResult(ge);
-        return textResult({ ...ge.toBody(), status: ge.status }, true);
+        const failed = textResult({ ...ge.toBody(), status: ge.status }, true);
+        // SDK v1 clients check structuredContent against a published outputSchema even on errors, so a tool that
+        // declares its output carries an error in the text block only.
+        if (tool.output) delete failed.structuredContent;
+        return failed;
       }
     },
 

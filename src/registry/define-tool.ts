@@ -15,6 +15,14 @@ export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return js;
 }
 
+/** JSON Schema of a tool's declared output as it answers (output side), for MCP's outputSchema: an object schema. */
+export function outputJsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const js = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  if (js.type !== 'object') throw new Error('a tool output must be an object schema');
+  return js;
+}
+
 export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
   if (!NAME.test(spec.name)) throw new Error(`tool name must be snake_case: ${spec.name}`);
   let inputJsonSchema: Record<string, unknown> | undefined;

@@ -39,7 +39,7 @@ describe('agent card', () => {
     const ids = card.skills.map((s: { id: string }) => s.id);
     expect(ids[0]).toBe('assistant');
     const registry = gw.gateway.registry;
-    const expected = new Set(registry.list().filter((t) => (t.expose.mcp || t.expose.catalog) && t.auth !== 'owner' && !['chat', 'operator'].includes(t.toolset)).map((t) => t.toolset));
+    const expected = new Set(registry.list().filter((t) => (t.expose.mcp || t.expose.catalog) && !t.expose.mcpOnly && t.auth !== 'owner' && !['chat', 'operator'].includes(t.toolset)).map((t) => t.toolset));
     expect(new Set(ids)).toEqual(expected);
     const calc = card.skills.find((s: { id: string }) => s.id === 'calculators');
     expect(calc.tags).toEqual(expect.arrayContaining(['base_convert', 'business_days', 'checksum_validate']));

@@ -13,6 +13,15 @@ import { unreadCount } from '../notifications/store.js';
 const DAY = 24 * 3600 * 1000;
 const dayOf = (ms: number) => Math.floor(ms / DAY);
 
+/** The agent's streak as it stands, without checking in (null before the first beat). */
+export async function streakOf(db: Db, agentId: string, now: number): Promise<{ streak: number; beat_today: boolean } | null> {
+  const row = await db.get<{ last_beat_at: number; streak: number }>('SELECT last_beat_at, streak FROM beats WHERE agent_id = ?', [agentId]);
+  if (!row) return null;
+  const gap = dayOf(now) - dayOf(row.last_beat_at);
+  // A streak missed yesterday is already broken, whatever the row still says.
+  return { streak: gap <= 1 ? row.streak : 0, beat_today: gap === 0 };
+}
+
 async function beat(db: Db, agentId: string, now: number) {
   const prev = await db.get<{ last_beat_at: number; streak: number; longest: number; total: number }>('SELECT last_beat_at, streak, longest, total FROM beats WHERE agent_id = ?', [agentId]);
   let streak = 1;

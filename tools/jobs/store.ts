@@ -50,3 +50,10 @@ export const jobsFinishedSince = (db: Db, agentId: string, since: number) =>
     'SELECT id, type, status, finished_at FROM jobs WHERE agent_id = ? AND finished_at IS NOT NULL AND finished_at > ? ORDER BY finished_at LIMIT 100',
     [agentId, since],
   );
+
+/** An agent's jobs that have not finished yet (queued or running), oldest first. */
+export const openJobsOf = (db: Db, agentId: string, limit = 20) =>
+  db.all<Pick<JobRow, 'id' | 'type' | 'status' | 'created_at'>>(
+    "SELECT id, type, status, created_at FROM jobs WHERE agent_id = ? AND status IN ('queued', 'running') ORDER BY created_at LIMIT ?",
+    [agentId, limit],
+  );

@@ -17,7 +17,7 @@ describe('calculators toolset', () => {
       expect(tool.toolset).toBe('calculators');
       expect(tool.auth).toBe('paid');
       expect(tool.price).toEqual({ usd: '0.001' });
-      expect(tool.expose).toEqual({ mcp: true, catalog: true });
+      expect(tool.expose).toEqual({ mcp: true, catalog: true, mcpOnly: false });
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
       expect(tool.description.length).toBeGreaterThan(100);
     });
