@@ -58,6 +58,10 @@ const EnvSchema = z.object({
   GATEWAY_MEMORY_MAX_ENTRIES: positiveInt.default(100_000),
   GATEWAY_READER_THREADS: z.coerce.number().int().min(0).max(16).default(Math.min(4, Math.max(1, os.availableParallelism() - 1))),
   GATEWAY_MEMORY_VERSIONS_KEPT: positiveInt.max(10_000).default(50),
+  GATEWAY_BROWSE_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
+  GATEWAY_BROWSE_TIMEOUT_SECONDS: positiveInt.max(300).default(15),
+  GATEWAY_BROWSE_MAX_CHARS: positiveInt.default(100_000),
+  GATEWAY_BROWSE_CACHE_BYTES: z.coerce.number().int().min(0).default(32 * 1024 * 1024),
   X402_NETWORK: z.string().regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network such as eip155:8453').default('eip155:84532'),
   X402_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
   X402_ASSET: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a token contract address').optional(),
@@ -110,6 +114,8 @@ export interface Config {
   /** API keys one client address may be issued per 24 hours. */
   keysPerClientPerDay: number;
   memory: { maxValueBytes: number; maxEntriesPerAgent: number; versionsKept: number };
+  /** The browse verb: largest page, whole-fetch timeout, most characters returned, response cache size (0 = off). */
+  browse: { maxBytes: number; timeoutMs: number; maxChars: number; cacheBytes: number };
   /** Threads for heavy database reads (search, ranked lists); 0 runs them on the event loop. */
   readerThreads: number;
   /** An OpenAI-compatible embeddings endpoint (semantic memory search), when configured. */
@@ -219,6 +225,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxValueBytes: e.GATEWAY_MEMORY_MAX_VALUE_BYTES,
       maxEntriesPerAgent: e.GATEWAY_MEMORY_MAX_ENTRIES,
       versionsKept: e.GATEWAY_MEMORY_VERSIONS_KEPT,
+    },
+    browse: {
+      maxBytes: e.GATEWAY_BROWSE_MAX_BYTES,
+      timeoutMs: e.GATEWAY_BROWSE_TIMEOUT_SECONDS * 1000,
+      maxChars: e.GATEWAY_BROWSE_MAX_CHARS,
+      cacheBytes: e.GATEWAY_BROWSE_CACHE_BYTES,
     },
     readerThreads: e.GATEWAY_READER_THREADS,
     x402: x402Config(e),

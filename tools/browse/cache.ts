@@ -1,0 +1,36 @@
+// A least-recently-used map bounded by the bytes of its values: browsed pages and robots.txt files are kept
+// per URL so a repeat visit costs a revalidation (304) rather than a download and a parse.
+export class ByteLru<V> {
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private total = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    // Re-inserting moves the key to the young end of the Map's insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.value;
+  }
+
+  set(key: string, value: V, bytes: number): void {
+    this.delete(key);
+    if (bytes > this.maxBytes) return; // one item larger than the whole cache is not worth evicting everything for
+    this.entries.set(key, { value, bytes });
+    this.total += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.total <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.total -= entry.bytes;
+    }
+  }
+
+  delete(key: string): void {
+    const hit = this.entries.get(key);
+    if (!hit) return;
+    this.entries.delete(key);
+    this.total -= hit.bytes;
+  }
+}
