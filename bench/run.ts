@@ -7,8 +7,9 @@ import { artifacts } from './scenarios/artifacts.js';
 import { x402 } from './scenarios/x402.js';
 import { social } from './scenarios/social.js';
 import { conversation } from './scenarios/conversation.js';
+import { browse } from './scenarios/browse.js';
 
-const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work, tools, artifacts, social, conversation };
+const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work, tools, artifacts, social, conversation, browse };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -43,8 +43,10 @@ describe.each(Object.keys(MODES) as Mode[])('browse over MCP (%s)', (mode) => {
   afterAll(async () => client?.close());
 
   it('lists browse', async () => {
-    const tools = (await client.listTools()).tools;
-    expect(tools.map((t) => t.name)).toContain('browse');
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'browse');
+    expect(tool?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+    // The result's structuredContent follows it (the SDK client checks every result against it).
+    expect(tool?.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['final_url', 'content', 'links']) });
   });
 
   it('reads an article: title, byline, Markdown, headings, absolute links, language', async () => {
@@ -84,6 +86,12 @@ describe.each(Object.keys(MODES) as Mode[])('browse over MCP (%s)', (mode) => {
     expect(p.links).toEqual([{ text: 'another story', href: `${site.url}/other` }]);
     expect(p.title).toContain('The Quiet Harbour');
     expect(errorOf(await browse({ url: `${site.url}/article`, selector: '#nothing-here' })).error.code).toBe('validation_error');
+  });
+
+  it('reads the charset a page names in a <meta>', async () => {
+    const p = (await browse({ url: `${site.url}/latin1`, format: 'text' })).structuredContent;
+    expect(p.title).toBe('Café');
+    expect(p.content).toContain('crème brûlée');
   });
 
   it('follows a redirect and reports the final URL', async () => {

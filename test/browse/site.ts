@@ -67,6 +67,9 @@ export async function startSite(opts: { bigBytes: number; slowMs: number }): Pro
       case '/private/article':
       case '/no-gateway':
         return send(200, 'text/html; charset=utf-8', ARTICLE);
+      case '/latin1':
+        // No charset in the header: the page names it in a <meta>.
+        return send(200, 'text/html', Buffer.from('<html><head><meta charset="iso-8859-1"><title>Caf\u00e9</title></head><body><p>cr\u00e8me br\u00fbl\u00e9e</p></body></html>', 'latin1'));
       case '/redirect':
         return send(302, 'text/plain', '', { location: '/article' });
       case '/plain':

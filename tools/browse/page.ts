@@ -54,8 +54,11 @@ function kindOf(mime: string, body: Buffer): Kind | undefined {
   return undefined;
 }
 
-function decode(body: Buffer, contentType: string): string {
-  const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
+const CHARSET = /charset\s*=\s*["']?([^"';\s/>]+)/i;
+
+function decode(body: Buffer, contentType: string, kind: Kind): string {
+  // The header wins; an HTML page without one may name its charset in a <meta> of its first kilobyte.
+  const charset = CHARSET.exec(contentType)?.[1] ?? (kind === 'html' ? CHARSET.exec(body.subarray(0, 1024).toString('latin1'))?.[1] : undefined);
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(body);
   } catch {
@@ -134,11 +137,11 @@ export class Browser {
     const hit = entry.derived.get(id);
     if (hit) return hit;
     let out: Extracted & { pages?: number };
-    if (entry.kind === 'html') out = extractHtml(decode(entry.body, entry.contentType), entry.finalUrl, format, selector);
+    if (entry.kind === 'html') out = extractHtml(decode(entry.body, entry.contentType, 'html'), entry.finalUrl, format, selector);
     else if (entry.kind === 'pdf') {
       const pdf = await pdfText(entry.body);
       out = { ...plain(pdf.text), title: pdf.title, pages: pdf.pages };
-    } else out = plain(decode(entry.body, entry.contentType)); // text and JSON pass through as sent
+    } else out = plain(decode(entry.body, entry.contentType, entry.kind)); // text and JSON pass through as sent
     entry.derived.set(id, out);
     if (this.cache.get(key) === entry) {
       entry.bytes += out.content.length * 2 + 256;
