@@ -9,7 +9,8 @@ export type EgressErrorCode =
   | 'timeout'
   | 'too_large'
   | 'too_many_redirects'
-  | 'connect';
+  | 'connect'
+  | 'canceled';
 
 export class EgressError extends Error {
   override name = 'EgressError';

@@ -25,6 +25,8 @@ export interface SafeFetchOptions {
   followRedirects?: boolean;
   /** Extra header names (besides Authorization, Cookie, Proxy-Authorization) dropped on a cross-origin redirect. */
   sensitiveHeaders?: string[];
+  /** The caller's cancellation (a canceled tool call): aborts the exchange with a `canceled` error. */
+  signal?: AbortSignal;
   /** Do not read the body (it is drained up to maxBytes or dropped) and return an empty one; for callers that only need the status. */
   discardBody?: boolean;
 }
@@ -116,8 +118,9 @@ function findEgressError(err: unknown): EgressError | undefined {
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'ENODATA']);
 
-function toEgressError(err: unknown, url: URL, ctx: { timedOut: boolean; totalTimeoutMs: number; connectTimeoutMs: number }): EgressError {
+function toEgressError(err: unknown, url: URL, ctx: { timedOut: boolean; canceled: boolean; totalTimeoutMs: number; connectTimeoutMs: number }): EgressError {
   const origin = describeOrigin(url);
+  if (ctx.canceled) return new EgressError('canceled', `The request to ${origin} was canceled.`);
   if (ctx.timedOut) return new EgressError('timeout', `The request to ${origin} timed out after ${ctx.totalTimeoutMs} ms.`);
   const own = findEgressError(err);
   if (own) return own;
@@ -174,12 +177,18 @@ export async function safeFetch(ctx: FetchContext, input: string | URL, opts: Sa
   const dispatcher = await ctx.dispatcher(connectTimeoutMs);
   const { request } = await undici();
 
-  const state = { timedOut: false, totalTimeoutMs, connectTimeoutMs };
+  const state = { timedOut: false, canceled: false, totalTimeoutMs, connectTimeoutMs };
   const controller = new AbortController();
   const timer = setTimeout(() => {
     state.timedOut = true;
     controller.abort();
   }, totalTimeoutMs);
+  const cancel = () => {
+    state.canceled = true;
+    controller.abort();
+  };
+  if (opts.signal?.aborted) cancel();
+  else opts.signal?.addEventListener('abort', cancel, { once: true });
 
   try {
     for (;;) {
@@ -238,11 +247,12 @@ export async function safeFetch(ctx: FetchContext, input: string | URL, opts: Sa
         return { status: res.statusCode, url: url.href, headers: plainHeaders(res.headers), body: data, redirects };
       } catch (err) {
         discard(res.body);
-        if (err instanceof EgressError && !state.timedOut) throw err;
+        if (err instanceof EgressError && !state.timedOut && !state.canceled) throw err;
         throw toEgressError(err, url, state);
       }
     }
   } finally {
     clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', cancel);
   }
 }

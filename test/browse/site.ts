@@ -47,12 +47,15 @@ export interface Site {
   hits: Map<string, number>;
   /** `<query>|<If-None-Match>` of each conditional request /etag received. */
   conditional: string[];
+  /** Slow requests whose connection the gateway closed before the answer. */
+  slowDropped(): number;
   close(): Promise<void>;
 }
 
 export async function startSite(opts: { bigBytes: number; slowMs: number }): Promise<Site> {
   const hits = new Map<string, number>();
   const conditional: string[] = [];
+  let dropped = 0;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url!, 'http://x');
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
@@ -81,7 +84,10 @@ export async function startSite(opts: { bigBytes: number; slowMs: number }): Pro
       case '/big':
         return send(200, 'text/html', `<html><body><p>${'x'.repeat(opts.bigBytes)}</p></body></html>`);
       case '/slow':
-        setTimeout(() => send(200, 'text/html', '<p>late</p>'), opts.slowMs).unref();
+        setTimeout(() => !res.destroyed && send(200, 'text/html', '<p>late</p>'), opts.slowMs).unref();
+        res.on('close', () => {
+          if (!res.writableEnded) dropped++;
+        });
         return;
       case '/image.png':
         return send(200, 'image/png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -103,6 +109,7 @@ export async function startSite(opts: { bigBytes: number; slowMs: number }): Pro
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits,
     conditional,
+    slowDropped: () => dropped,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

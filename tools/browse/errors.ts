@@ -12,6 +12,7 @@ const CODES: Record<string, ErrorCode> = {
   too_large: 'payload_too_large',
   too_many_redirects: 'upstream_error',
   connect: 'upstream_error',
+  canceled: 'upstream_error',
 };
 
 export function browseError(err: unknown): GatewayError {

@@ -60,7 +60,7 @@ export const browse = defineTool({
   expose: { mcpOnly: true },
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   handler: async (input, ctx) => {
-    const page = await browserOf(ctx).browse(input.url, input.format, input.selector, ctx.clock.now());
+    const page = await browserOf(ctx).browse(input.url, input.format, input.selector, ctx.clock.now(), ctx.signal);
     const limit = Math.min(input.max_chars ?? ctx.config.browse.maxChars, ctx.config.browse.maxChars);
     const { finalUrl, contentType, content, pages, ...rest } = page;
     return {

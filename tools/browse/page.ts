@@ -77,7 +77,7 @@ export class Browser {
     this.robots = new Robots(egress, Math.min(limits.timeoutMs, 10_000));
   }
 
-  async browse(input: string, format: Format, selector: string | undefined, now: number): Promise<Page> {
+  async browse(input: string, format: Format, selector: string | undefined, now: number, signal?: AbortSignal): Promise<Page> {
     let url: URL;
     try {
       url = new URL(input);
@@ -89,23 +89,23 @@ export class Browser {
     }
     url.hash = '';
     try {
-      await this.robots.check(url, now);
-      const { entry, revalidated } = await this.load(url);
+      await this.robots.check(url, now, signal);
+      const { entry, revalidated } = await this.load(url, signal);
       // A redirect to another site answers to that site's robots.txt as well.
       const final = new URL(entry.finalUrl);
-      if (final.origin !== url.origin) await this.robots.check(final, now);
+      if (final.origin !== url.origin) await this.robots.check(final, now, signal);
       return { ...(await this.derive(url.href, entry, format, selector)), finalUrl: entry.finalUrl, status: entry.status, contentType: entry.contentType.split(';')[0]!.trim().toLowerCase(), kind: entry.kind, cache: revalidated ? 'revalidated' : 'miss' };
     } catch (err) {
       throw browseError(err);
     }
   }
 
-  private async load(url: URL): Promise<{ entry: Cached; revalidated: boolean }> {
+  private async load(url: URL, signal?: AbortSignal): Promise<{ entry: Cached; revalidated: boolean }> {
     const cached = this.cache.get(url.href);
     const headers: Record<string, string> = { accept: ACCEPT };
     if (cached?.etag) headers['if-none-match'] = cached.etag;
     if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
-    const res = await this.egress.fetch(url, { maxBytes: this.limits.maxBytes, totalTimeoutMs: this.limits.timeoutMs, headers });
+    const res = await this.egress.fetch(url, { maxBytes: this.limits.maxBytes, totalTimeoutMs: this.limits.timeoutMs, headers, signal });
     if (res.status === 304 && cached) return { entry: cached, revalidated: true };
     if (res.status < 200 || res.status > 299) {
       throw new GatewayError('upstream_error', `${new URL(res.url).host} answered ${res.status}.`, { extra: { reason: 'upstream_status', upstream_status: res.status } });

@@ -30,11 +30,11 @@ export class Robots {
   constructor(private readonly egress: Egress, private readonly timeoutMs: number) {}
 
   /** Throws `forbidden` (reason robots_disallowed) when the site's robots.txt keeps the gateway from `url`. */
-  async check(url: URL, now: number): Promise<void> {
+  async check(url: URL, now: number, signal?: AbortSignal): Promise<void> {
     const robotsUrl = `${url.protocol}//${url.host}/robots.txt`;
     let entry = this.cache.get(robotsUrl);
     if (!entry || now - entry.at > TTL_MS) {
-      entry = { rules: await this.load(robotsUrl), at: now };
+      entry = { rules: await this.load(robotsUrl, signal), at: now };
       this.cache.set(robotsUrl, entry, typeof entry.rules === 'string' ? 64 : 1024 + robotsUrl.length);
     }
     const token = robotsToken(this.egress.userAgent);
@@ -44,9 +44,9 @@ export class Robots {
     }
   }
 
-  private async load(robotsUrl: string): Promise<Entry['rules']> {
+  private async load(robotsUrl: string, signal?: AbortSignal): Promise<Entry['rules']> {
     try {
-      const res = await this.egress.fetch(robotsUrl, { maxBytes: MAX_ROBOTS_BYTES, totalTimeoutMs: this.timeoutMs });
+      const res = await this.egress.fetch(robotsUrl, { maxBytes: MAX_ROBOTS_BYTES, totalTimeoutMs: this.timeoutMs, signal });
       if (res.status >= 500) return 'disallow';
       if (res.status >= 400) return ALLOW_ALL;
       if (res.status >= 300) return ALLOW_ALL; // a redirect loop the egress gave back: RFC treats it as unavailable
