@@ -34,8 +34,9 @@ export class Robots {
     const robotsUrl = `${url.protocol}//${url.host}/robots.txt`;
     let entry = this.cache.get(robotsUrl);
     if (!entry || now - entry.at > TTL_MS) {
-      entry = { rules: await this.load(robotsUrl, signal), at: now };
-      this.cache.set(robotsUrl, entry, typeof entry.rules === 'string' ? 64 : 1024 + robotsUrl.length);
+      const loaded = await this.load(robotsUrl, signal);
+      entry = { rules: loaded.rules, at: now };
+      this.cache.set(robotsUrl, entry, loaded.bytes);
     }
     const token = robotsToken(this.egress.userAgent);
     const allowed = entry.rules === ALLOW_ALL ? true : entry.rules === 'disallow' ? false : entry.rules.isAllowed(url.href, token) !== false;
@@ -44,16 +45,19 @@ export class Robots {
     }
   }
 
-  private async load(robotsUrl: string, signal?: AbortSignal): Promise<Entry['rules']> {
+  /** The rules and the bytes they are counted as in the cache (the parsed rules hold about twice the text). */
+  private async load(robotsUrl: string, signal?: AbortSignal): Promise<{ rules: Entry['rules']; bytes: number }> {
+    const flat = (rules: 'allow' | 'disallow') => ({ rules, bytes: 64 + robotsUrl.length });
     try {
       const res = await this.egress.fetch(robotsUrl, { maxBytes: MAX_ROBOTS_BYTES, totalTimeoutMs: this.timeoutMs, signal });
-      if (res.status >= 500) return 'disallow';
-      if (res.status >= 400) return ALLOW_ALL;
-      if (res.status >= 300) return ALLOW_ALL; // a redirect loop the egress gave back: RFC treats it as unavailable
-      return robotsParser(res.url, res.body.toString('utf8'));
+      if (res.status >= 500) return flat('disallow');
+      if (res.status < 200 || res.status >= 300) return flat(ALLOW_ALL); // 4xx, or a 3xx without a Location: unavailable
+      const text = res.body.toString('utf8');
+      // Parsed against the asked URL even after a redirect: the rules are this origin's (RFC 9309 § 2.3.1.2).
+      return { rules: robotsParser(robotsUrl, text), bytes: 1024 + 2 * text.length };
     } catch (err) {
-      // An oversized robots.txt is the site's problem, not a reason to refuse it; anything else is the page's too.
-      if (isEgressError(err) && err.code === 'too_large') return ALLOW_ALL;
+      // Oversized, or more than 5 redirects (the RFC's "unavailable"): the site's problem, not a reason to refuse.
+      if (isEgressError(err) && (err.code === 'too_large' || err.code === 'too_many_redirects')) return flat(ALLOW_ALL);
       throw err;
     }
   }
