@@ -1,38 +1,26 @@
 // Recently used blobs kept in memory, least recently used out first. Blobs are content-addressed and never
-// change, so a cached copy is always right; a delete drops it.
+// change, so a cached copy is always right; a delete drops it. Large blobs are not kept.
+import { ByteLru } from '../byte-lru.js';
+
 export class BlobCache {
-  private readonly items = new Map<string, Buffer>();
-  private bytes = 0;
+  private readonly lru: ByteLru<Buffer>;
 
   constructor(
-    private readonly maxBytes: number,
+    maxBytes: number,
     private readonly maxItemBytes: number,
-  ) {}
+  ) {
+    this.lru = new ByteLru(maxBytes);
+  }
 
   get(sha256: string): Buffer | undefined {
-    const b = this.items.get(sha256);
-    if (b) {
-      this.items.delete(sha256);
-      this.items.set(sha256, b);
-    }
-    return b;
+    return this.lru.get(sha256);
   }
 
   set(sha256: string, bytes: Buffer): void {
-    if (bytes.length > this.maxItemBytes || this.items.has(sha256)) return;
-    this.items.set(sha256, bytes);
-    this.bytes += bytes.length;
-    for (const [k, v] of this.items) {
-      if (this.bytes <= this.maxBytes) break;
-      this.items.delete(k);
-      this.bytes -= v.length;
-    }
+    if (bytes.length <= this.maxItemBytes) this.lru.set(sha256, bytes, bytes.length);
   }
 
   delete(sha256: string): void {
-    const b = this.items.get(sha256);
-    if (!b) return;
-    this.items.delete(sha256);
-    this.bytes -= b.length;
+    this.lru.delete(sha256);
   }
 }

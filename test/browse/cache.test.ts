@@ -1,6 +1,6 @@
-// The byte-bounded LRU behind the browse cache, and the robots.txt product token.
+// The byte-bounded LRU (src/byte-lru.ts) behind the browse and blob caches, and the robots.txt product token.
 import { describe, expect, it } from 'vitest';
-import { ByteLru } from '../../tools/browse/cache.js';
+import { ByteLru } from '../../src/byte-lru.js';
 import { robotsToken } from '../../tools/browse/robots.js';
 
 describe('ByteLru', () => {

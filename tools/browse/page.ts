@@ -3,7 +3,7 @@
 // format and selector is kept with the cached bytes, so a revalidated visit does not parse the page again.
 import type { Egress } from '../../src/egress/index.js';
 import { GatewayError, validationError } from '../../src/errors.js';
-import { ByteLru } from './cache.js';
+import { ByteLru } from '../../src/byte-lru.js';
 import { browseError } from './errors.js';
 import { extractHtml, type Extracted, type Format } from './extract.js';
 import { pdfText } from './pdf.js';

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { Egress } from '../../src/egress/index.js';
 import { isEgressError } from '../../src/egress/index.js';
 import { GatewayError } from '../../src/errors.js';
-import { ByteLru } from './cache.js';
+import { ByteLru } from '../../src/byte-lru.js';
 
 type Verdict = { isAllowed(url: string, ua?: string): boolean | undefined };
 

@@ -1,5 +1,5 @@
-// A least-recently-used map bounded by the bytes of its values: browsed pages and robots.txt files are kept
-// per URL so a repeat visit costs a revalidation (304) rather than a download and a parse.
+// A least-recently-used map bounded by the bytes of its values (blobs read from disk, browsed pages and
+// robots.txt files): the oldest entries go first once the total passes the bound.
 export class ByteLru<V> {
   private readonly entries = new Map<string, { value: V; bytes: number }>();
   private total = 0;
