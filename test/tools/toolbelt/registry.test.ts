@@ -17,7 +17,7 @@ describe('toolbelt registry', () => {
     expect(tool.toolset).toBe('toolbelt');
     expect(tool.auth).toBe('public');
     expect(tool.price).toBeNull();
-    expect(tool.expose).toEqual({ mcp: true, catalog: false });
+    expect(tool.expose).toEqual({ mcp: true, catalog: false, mcpOnly: false });
     expect(tool.annotations.readOnlyHint).toBe(true);
     expect(tool.annotations.idempotentHint).toBe(!['uuid', 'random_string'].includes(tool.name));
     expect(tool.description.length).toBeGreaterThan(80);
