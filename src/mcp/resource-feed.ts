@@ -1,16 +1,16 @@
 // Resource changes for MCP subscribers, whichever gateway process made them: while anyone listens, the feed polls
-// the database's change log (store/resource-changes.ts) and hands each changed URI to its listeners. It is the
+// the database's change logs (store/resource-changes.ts: memory's own change feed, and the log of the rest) and hands each changed URI to its listeners. It is the
 // `ServerEventBus` of SDK v2's subscriptions/listen streams (2026-07-28) and the source of the 2025 sessions'
 // notifications/resources/updated. It does not poll when no one listens.
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Db } from '../store/db.js';
-import { lastResourceChange, resourceChangesSince } from '../store/resource-changes.js';
+import { changeLogEnds, memoryChangesSince, resourceChangesSince, type ChangeCursor } from '../store/resource-changes.js';
 
 const BATCH = 500;
 
 export class ResourceFeed implements ServerEventBus {
   private readonly listeners = new Set<(e: ServerEvent) => void>();
-  private cursor = 0;
+  private cursor: ChangeCursor = { memory: 0, other: 0 };
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
   private starting: Promise<void> | null = null;
@@ -53,9 +53,9 @@ export class ResourceFeed implements ServerEventBus {
 
   private start(): void {
     // Changes from before the first listener are history, not news.
-    this.starting = lastResourceChange(this.db)
-      .then((seq) => {
-        this.cursor = seq;
+    this.starting = changeLogEnds(this.db)
+      .then((ends) => {
+        this.cursor = ends;
         this.timer ??= setInterval(() => void this.poll(), this.pollMs);
         this.timer.unref();
       })
@@ -76,14 +76,8 @@ export class ResourceFeed implements ServerEventBus {
     }
     this.polling ??= (async () => {
       try {
-        let rows: { seq: number; uri: string }[];
-        do {
-          rows = await resourceChangesSince(this.db, this.cursor, BATCH);
-          const uris = new Set<string>();
-          for (const r of rows) uris.add(r.uri);
-          if (rows.length) this.cursor = rows[rows.length - 1].seq;
-          for (const uri of uris) this.publish({ kind: 'resource_updated', uri });
-        } while (rows.length === BATCH && this.listeners.size > 0);
+        await this.drain('memory', memoryChangesSince);
+        await this.drain('other', resourceChangesSince);
       } catch (err) {
         this.onError(err);
       } finally {
@@ -91,6 +85,16 @@ export class ResourceFeed implements ServerEventBus {
       }
     })();
     return this.polling;
+  }
+
+  /** Publishes what one log holds past the cursor, a batch at a time. */
+  private async drain(log: keyof ChangeCursor, since: (db: Db, seq: number, limit: number) => Promise<{ seq: number; uri: string }[]>): Promise<void> {
+    let rows: { seq: number; uri: string }[];
+    do {
+      rows = await since(this.db, this.cursor[log], BATCH);
+      if (rows.length) this.cursor[log] = rows[rows.length - 1].seq;
+      for (const uri of new Set(rows.map((r) => r.uri))) this.publish({ kind: 'resource_updated', uri });
+    } while (rows.length === BATCH && this.listeners.size > 0);
   }
 
   close(): void {

@@ -110,7 +110,7 @@ export class StreamableHttpEndpoint {
       return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
     }
     const { modern } = this.opts;
-    if (modern && (await modern.claims(req, raw))) return modern.handle(req, res, raw, { toolsets, credentials: this.opts.credentials(req) });
+    if (modern?.claims(req, raw)) return modern.handle(req, res, raw, { toolsets, credentials: this.opts.credentials(req) });
     const accept = req.headers.accept ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');

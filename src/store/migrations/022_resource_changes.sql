@@ -1,5 +1,6 @@
 -- Which MCP resources changed, in order: every gateway process on this database polls it past its own cursor, so
--- a subscriber hears of a change whichever process made it. Triggers write it in the writing transaction; it
+-- a subscriber hears of a change whichever process made it. Memory entries are not copied here: their change
+-- feed (memory_changes) is already such a log, read beside this one, so a memory write costs no extra row. Triggers write it in the writing transaction; it
 -- prunes itself (every 1000th row drops all but the last 10000), so it never grows. A row of an agent's resource
 -- names the agent by id (the URI is `scheme://<handle><path>`, the handle joined at read time), so deleting the
 -- agent deletes its rows and no handle, namespace or key outlives it here.
@@ -14,12 +15,6 @@ CREATE INDEX resource_changes_agent ON resource_changes (agent_id);
 CREATE TRIGGER resource_changes_prune AFTER INSERT ON resource_changes WHEN NEW.seq % 1000 = 0
 BEGIN
   DELETE FROM resource_changes WHERE seq <= NEW.seq - 10000;
-END;
-
--- memory://{handle}/{namespace}/{key}: every write, delete, expiry or forget lands in the change feed.
-CREATE TRIGGER resource_changes_memory AFTER INSERT ON memory_changes WHEN NEW.agent_id IS NOT NULL
-BEGIN
-  INSERT INTO resource_changes (scheme, agent_id, path) VALUES ('memory', NEW.agent_id, '/' || NEW.namespace || '/' || NEW.key);
 END;
 
 -- agent://{handle}/profile and /identity show the bio, XP (so the level) and badges.
