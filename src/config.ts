@@ -62,6 +62,14 @@ const EnvSchema = z.object({
   GATEWAY_BROWSE_TIMEOUT_SECONDS: positiveInt.max(300).default(15),
   GATEWAY_BROWSE_MAX_CHARS: positiveInt.default(100_000),
   GATEWAY_BROWSE_CACHE_BYTES: z.coerce.number().int().min(0).default(32 * 1024 * 1024),
+  SEARCH_PROVIDER: z.enum(['searxng', 'brave']).optional(),
+  SEARCH_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SEARCH_API_KEY: z.string().optional(),
+  GATEWAY_RESEARCH_MAX_SOURCES: positiveInt.max(20).default(5),
+  IMAGE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  IMAGE_API_KEY: z.string().optional(),
+  IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
+  IMAGE_TIMEOUT_SECONDS: positiveInt.max(600).default(120),
   X402_NETWORK: z.string().regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network such as eip155:8453').default('eip155:84532'),
   X402_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
   X402_ASSET: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a token contract address').optional(),
@@ -116,6 +124,12 @@ export interface Config {
   memory: { maxValueBytes: number; maxEntriesPerAgent: number; versionsKept: number };
   /** The browse verb: largest page, whole-fetch timeout, most characters returned, response cache size (0 = off). */
   browse: { maxBytes: number; timeoutMs: number; maxChars: number; cacheBytes: number };
+  /** The search provider research finds sources with, when configured (SEARCH_*). */
+  search?: SearchConfig;
+  /** The research verb: most sources read for one question. */
+  research: { maxSources: number };
+  /** An OpenAI-compatible images endpoint (gen_image with a prompt), when configured (IMAGE_*). */
+  images?: { baseUrl: string; apiKey?: string; model: string; timeoutMs: number };
   /** Threads for heavy database reads (search, ranked lists); 0 runs them on the event loop. */
   readerThreads: number;
   /** An OpenAI-compatible embeddings endpoint (semantic memory search), when configured. */
@@ -129,6 +143,24 @@ export interface Config {
   entitlements: EntitlementSettings;
   /** Credentials the stdio MCP server acts with. */
   stdio: { handle?: string; secret?: string; apiKey?: string };
+}
+
+/** SearXNG (self-hosted, JSON API) or the Brave Search API (hosted, needs a key). */
+export interface SearchConfig {
+  provider: 'searxng' | 'brave';
+  /** Without a trailing slash: a SearXNG instance, or Brave's API root (https://api.search.brave.com/res/v1). */
+  baseUrl: string;
+  apiKey?: string;
+}
+
+const BRAVE_API = 'https://api.search.brave.com/res/v1';
+
+function searchConfig(e: z.output<typeof EnvSchema>): SearchConfig | undefined {
+  const provider = e.SEARCH_PROVIDER ?? (e.SEARCH_BASE_URL ? 'searxng' : undefined);
+  if (!provider) return undefined;
+  if (provider === 'searxng' && !e.SEARCH_BASE_URL) throw new ConfigError('Invalid configuration:\n  SEARCH_BASE_URL: required with SEARCH_PROVIDER=searxng (the SearXNG instance, e.g. http://localhost:8080)');
+  if (provider === 'brave' && !e.SEARCH_API_KEY) throw new ConfigError('Invalid configuration:\n  SEARCH_API_KEY: required with SEARCH_PROVIDER=brave (a Brave Search API subscription token)');
+  return { provider, baseUrl: (e.SEARCH_BASE_URL ?? BRAVE_API).replace(/\/+$/, ''), apiKey: e.SEARCH_API_KEY };
 }
 
 export interface X402Config {
@@ -232,6 +264,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxChars: e.GATEWAY_BROWSE_MAX_CHARS,
       cacheBytes: e.GATEWAY_BROWSE_CACHE_BYTES,
     },
+    search: searchConfig(e),
+    research: { maxSources: e.GATEWAY_RESEARCH_MAX_SOURCES },
+    images: e.IMAGE_BASE_URL ? { baseUrl: e.IMAGE_BASE_URL.replace(/\/+$/, ''), apiKey: e.IMAGE_API_KEY, model: e.IMAGE_MODEL, timeoutMs: e.IMAGE_TIMEOUT_SECONDS * 1000 } : undefined,
     readerThreads: e.GATEWAY_READER_THREADS,
     x402: x402Config(e),
     entitlements: entitlementSettings(e, ConfigError),

@@ -4,8 +4,16 @@ export type Tier = 'free' | 'pro' | 'enterprise';
 
 export const TIER_QUOTA: Record<Tier, number> = { free: 10_000, pro: 25_000, enterprise: Number.MAX_SAFE_INTEGER };
 
-/** Per-tool sub-quotas where the spec names one: rate_limit has 500 calls a month on a free key. */
-export const TOOL_QUOTA: Record<string, Partial<Record<Tier, number>>> = { rate_limit: { free: 500 } };
+/**
+ * Per-tool sub-quotas: rate_limit has 500 calls a month on a free key (spec). The MCP verbs that cost the service
+ * money upstream have a free key's allowance of their own; above it they are paid per call (x402, credits).
+ */
+export const TOOL_QUOTA: Record<string, Partial<Record<Tier, number>>> = {
+  rate_limit: { free: 500 },
+  browse: { free: 1000 },
+  research: { free: 50 },
+  gen_image: { free: 50 },
+};
 
 export const isUnlimited = (tier: Tier): boolean => tier === 'enterprise';
 

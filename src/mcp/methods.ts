@@ -64,6 +64,8 @@ export interface CallToolOptions {
   confirm?: Confirmer;
   /** Passes the handler's progress on (notifications/progress), when the request asked for it. */
   progress?: ProgressReporter;
+  /** The request accepts a task in place of a durable tool's answer (the Tasks extension). */
+  followsWork?: boolean;
 }
 
 export interface McpTool {
@@ -218,12 +220,12 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
       args: Record<string, unknown> | undefined,
       meta: Record<string, unknown> | undefined,
       credentials: Credentials,
-      { signal, confirm, progress }: CallToolOptions = {},
+      { signal, confirm, progress, followsWork }: CallToolOptions = {},
     ): Promise<CallToolResult> {
       const tool = allowed(name);
       if (!tool) throw new McpMethodError(INVALID_PARAMS, `Tool ${name} not found`);
       try {
-        const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm, progress });
+        const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm, progress, followsWork });
         return toolResult(out.result, tool.name, out.meta.meta);
       } catch (err) {
         const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');

@@ -41,7 +41,7 @@ export interface McpTasks {
 }
 
 /** Does this request's own envelope (2026-07-28 `_meta`) declare the Tasks extension? */
-const acceptsTasks = (envelope: object | undefined): boolean => hasTaskClientCapabilityV2({ _meta: envelope ?? {} });
+export const acceptsTasks = (envelope: object | undefined): boolean => hasTaskClientCapabilityV2({ _meta: envelope ?? {} });
 
 const notFound = (why = 'Task not found') => new ProtocolError(ProtocolErrorCode.InvalidParams, `Failed to retrieve task: ${why}`);
 

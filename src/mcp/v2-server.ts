@@ -10,7 +10,7 @@ import { INSTRUCTIONS, McpMethodError, mcpMethods, NeedsInput, SERVER_INFO, type
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
-import { serveTasks } from './tasks.js';
+import { acceptsTasks, serveTasks } from './tasks.js';
 
 /** The 2026-07-28 revision's code for "resource not found"; the 2025 era keeps its own (-32002). */
 const MODERN_RESOURCE_NOT_FOUND = -32602;
@@ -67,7 +67,8 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
         : elicitingConfirmer((form) => ctx.mcpReq.elicitInput(form), above);
     try {
       const progress = progressReporter(ctx.mcpReq._meta?.progressToken, (n) => ctx.mcpReq.notify(n));
-      const result = await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, credentials, { signal: ctx.mcpReq.signal, confirm, progress }));
+      const followsWork = tasks !== undefined && acceptsTasks(ctx.mcpReq.envelope);
+      const result = await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, credentials, { signal: ctx.mcpReq.signal, confirm, progress, followsWork }));
       return tasks ? await tasks.offer(req.params.name, result, ctx.mcpReq.envelope) : result;
     } catch (err) {
       if (!(err instanceof NeedsInput)) throw err;

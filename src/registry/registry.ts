@@ -29,7 +29,7 @@ export interface RegistryDeps {
   /** An OAuth access token presented to `resource`: its agent and scopes, or null when it is not usable there. */
   resolveAccessToken?(token: string, resource: string): Promise<{ agent: AgentRef; scopes: readonly string[] } | null>;
   /** What every handler sees besides the per-call fields (db, clock, config, log, services). */
-  base: Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal' | 'upload'>;
+  base: Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal' | 'upload' | 'holdCharge'>;
 }
 
 /** The transports an MCP-only tool answers: MCP itself, and the gateway's own background work. */
@@ -108,7 +108,7 @@ export class Registry {
     return this.invoke(name, input, await this.resolve(credentials), opts);
   }
 
-  async invoke(name: string, input: unknown, caller: Caller, { signal, upload, confirm, progress }: CallOptions = {}): Promise<CallOutcome> {
+  async invoke(name: string, input: unknown, caller: Caller, { signal, upload, confirm, progress, followsWork }: CallOptions = {}): Promise<CallOutcome> {
     const tool = this.tools.get(name);
     if (!tool || (tool.expose.mcpOnly && !REACHES_MCP_ONLY.has(caller.credentials.transport))) throw new GatewayError('not_found', `Unknown tool: ${name}`);
     const started = performance.now();
@@ -136,6 +136,12 @@ export class Registry {
         upload,
         progress,
         answer,
+        followsWork,
+        holdCharge: () => {
+          const held = charge ?? null;
+          charge = undefined;
+          return held;
+        },
         // An inner call gets the caller and the signal, never the outer call's upload or confirmer: a question
         // asked mid-way through a batch would come after the earlier calls had acted.
         call: async (inner, innerInput) => (await this.invoke(inner, innerInput, caller, { signal })).result,

@@ -13,7 +13,7 @@ import type { Bus } from '../bus.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Content } from '../blobs/content.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
-import type { AgentRef, CallMeta, Caller, Confirmation, Confirmer, Credentials, FormAnswer, FormQuestion, Price, Transport } from './call-types.js';
+import type { AgentRef, CallMeta, Caller, Charge, Confirmation, Confirmer, Credentials, FormAnswer, FormQuestion, Price, Transport } from './call-types.js';
 
 // The call's own vocabulary lives in call-types.ts, which billing builds on; it stays importable from here.
 export type { AgentRef, CallMeta, Caller, Choice, Confirmation, ConfirmationAnswer, Confirmer, Credentials, FormAnswer, FormField, FormQuestion, FormValue, Price, Transport } from './call-types.js';
@@ -89,13 +89,24 @@ export interface ToolContext {
    * had no question for this input, or the adapter cannot ask (REST, A2A), so the input must be enough alone.
    */
   answer?: FormAnswer;
+  /**
+   * True when the adapter turns this call's durable work into something the client follows (an MCP task), so a
+   * durable tool may answer with the work's handle at once; otherwise it should answer when the work has ended.
+   */
+  followsWork?: boolean;
+  /**
+   * Takes this call's payment out of the registry's hands (null when the call is free): the tool settles it
+   * itself, committing when its durable work succeeds and releasing it when the work fails, so that work which
+   * outlives the call is charged only on delivery.
+   */
+  holdCharge(): Charge | null;
 }
 
 /** `done` out of `total` (when known) steps of a long call, with a short note. */
 export type ProgressReporter = (done: number, total?: number, message?: string) => void;
 
 /** What background work (area workers, scheduled work kinds) runs with: a tool's context without a call. */
-export type WorkerContext = Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal'>;
+export type WorkerContext = Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal' | 'holdCharge'>;
 
 export interface Upload {
   /** The body, hashed on arrival and kept in the chunks it came in. */
@@ -111,6 +122,8 @@ export interface CallOptions {
   confirm?: Confirmer;
   /** Hears the handler's progress reports (given by adapters that can pass them on). */
   progress?: ProgressReporter;
+  /** The client follows durable work the call starts (see ToolContext.followsWork). */
+  followsWork?: boolean;
 }
 
 /** Where durable work a tool started stands, in words every adapter can map to its own. */
