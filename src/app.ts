@@ -35,7 +35,7 @@ const loadMcp = () => import('./mcp/runtime.js');
 import { Registry } from './registry/registry.js';
 import type { PromptDef } from './registry/prompt-defs.js';
 import type { ResourceDef, ResourceTemplateDef } from './registry/resource-defs.js';
-import type { Credentials, Tool } from './registry/types.js';
+import type { Credentials, McpSession, Tool } from './registry/types.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrate.js';
 import { dropValueSamples } from './store/planner-stats.js';
@@ -43,6 +43,8 @@ import { setSetting } from './store/settings.js';
 import type { Worker } from './workers.js';
 import { buildInfrastructure, type Infrastructure } from './services.js';
 import { SqliteDb } from './store/sqlite.js';
+import { loginAgent } from './store/vault-logins.js';
+import { hashSecret } from './auth/secrets.js';
 
 export interface GatewayOptions {
   config: Config;
@@ -127,6 +129,7 @@ export class Gateway {
         const c = await tokens.check(token, resource);
         return c.ok ? c.grant : null;
       },
+      resolveLogin: async (login) => (await loginAgent(db, hashSecret(login), clock.now())) ?? null,
       base: { db, clock, config, log, services: infra.services },
     });
     registry.setChargeStep(infra.billing);
@@ -149,7 +152,9 @@ export class Gateway {
     const visible = toolsets.filter((t) => known.has(t));
     this.feed ??= new ResourceFeed(this.db, this.config.mcpChangePollMs, (err) => this.log.warn({ err }, 'resource change feed failed'));
     const feed = this.feed;
-    return serveStdio((ctx) => buildV2Server(this.mcpCatalog, visible, credentials, feed, ctx.era));
+    // The process is one lasting connection, in either era: vault_login binds it until vault_logout.
+    const session: McpSession = {};
+    return serveStdio((ctx) => buildV2Server(this.mcpCatalog, visible, credentials, feed, ctx.era, session));
   }
 
   /** The MCP HTTP transports, built (and the SDK loaded) on the first MCP request. */

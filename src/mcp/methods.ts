@@ -6,7 +6,7 @@ import { GatewayError } from '../errors.js';
 import type { PromptMessage } from '../registry/prompt-defs.js';
 import type { Registry } from '../registry/registry.js';
 import { outputJsonSchemaOf } from '../registry/define-tool.js';
-import type { Confirmation, Confirmer, Credentials, FormQuestion, ProgressReporter, Tool } from '../registry/types.js';
+import type { Confirmation, Confirmer, Credentials, FormQuestion, McpSession, ProgressReporter, Tool } from '../registry/types.js';
 import { ASK_KEY, CONFIRM_KEY, confirmationForm, formElicitation, type ElicitForm } from './confirmations.js';
 import { blockJson, fileBlock, type BlockJson, isContentResult, isFileResult, textOf } from '../registry/content-result.js';
 import { complete, type CompletionRef } from './completions.js';
@@ -66,7 +66,12 @@ export interface CallToolOptions {
   progress?: ProgressReporter;
   /** The request accepts a task in place of a durable tool's answer (the Tasks extension). */
   followsWork?: boolean;
+  /** The lasting connection the call came on (a 2025-era session, stdio), which vault_login may bind. */
+  session?: McpSession;
 }
+
+/** A connection's credentials, acting as the agent its vault_login bound it to (when it was bound). */
+export const boundCredentials = (c: Credentials, session: McpSession | undefined): Credentials => (session?.login ? { ...c, login: session.login } : c);
 
 export interface McpTool {
   name: string;
@@ -77,12 +82,20 @@ export interface McpTool {
   annotations?: Record<string, unknown>;
 }
 
+/** A tool that takes a vault_login handle shows the argument on MCP, the only transport that accepts it. */
+function mcpInputSchema(t: Tool): McpTool['inputSchema'] {
+  const js = t.inputJsonSchema as McpTool['inputSchema'];
+  if (!t.acceptsLogin) return js;
+  const login = { type: 'string', description: 'A vault_login handle to act with, for hosts that cannot send Authorization and have no session (see vault_login).' };
+  return { ...js, properties: { ...(js.properties as object), login } };
+}
+
 function toMcpTool(t: Tool): McpTool {
   return {
     name: t.name,
     ...(t.title ? { title: t.title } : {}),
     description: t.price ? `${t.description} Price: $${t.price.usd} per call.` : t.description,
-    inputSchema: t.inputJsonSchema as McpTool['inputSchema'],
+    inputSchema: mcpInputSchema(t),
     // A declared output is published so clients can check structuredContent against it.
     ...(t.output ? { outputSchema: outputJsonSchemaOf(t.output) as McpTool['outputSchema'] } : {}),
     ...(t.annotations ? { annotations: t.annotations as Record<string, unknown> } : {}),
@@ -220,12 +233,12 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
       args: Record<string, unknown> | undefined,
       meta: Record<string, unknown> | undefined,
       credentials: Credentials,
-      { signal, confirm, progress, followsWork }: CallToolOptions = {},
+      { signal, confirm, progress, followsWork, session }: CallToolOptions = {},
     ): Promise<CallToolResult> {
       const tool = allowed(name);
       if (!tool) throw new McpMethodError(INVALID_PARAMS, `Tool ${name} not found`);
       try {
-        const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm, progress, followsWork });
+        const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm, progress, followsWork, session });
         return toolResult(out.result, tool.name, out.meta.meta);
       } catch (err) {
         const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');

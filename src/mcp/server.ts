@@ -16,9 +16,9 @@ import {
   UnsubscribeRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Credentials } from '../registry/types.js';
+import type { Credentials, McpSession } from '../registry/types.js';
 import { confirmAboveOf, elicitingConfirmer } from './confirmations.js';
-import { INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_INFO, type McpCatalog } from './methods.js';
+import { boundCredentials, INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_INFO, type McpCatalog } from './methods.js';
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
@@ -52,11 +52,14 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
     instructions: INSTRUCTIONS,
   });
   const m = mcpMethods(catalog, opts.toolsets);
+  // One server per session: what vault_login binds lasts as long as it.
+  const session: McpSession = {};
+  const creds = (extra: Parameters<McpConnectionOptions['credentials']>[0]): Credentials => boundCredentials(opts.credentials(extra), session);
   const subscriptions = new SessionSubscriptions(opts.feed, (uri) => server.sendResourceUpdated({ uri }));
   server.onclose = () => subscriptions.close();
   server.setRequestHandler(SubscribeRequestSchema, (req, extra) =>
     v1(async () => {
-      await m.checkSubscribe(req.params.uri, opts.credentials(extra));
+      await m.checkSubscribe(req.params.uri, creds(extra));
       await subscriptions.add(req.params.uri);
       return {};
     }),
@@ -72,15 +75,15 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
       ? elicitingConfirmer((form) => server.elicitInput(form, { relatedRequestId: extra.requestId }), confirmAboveOf(req.params._meta))
       : undefined;
     const progress = progressReporter(req.params._meta?.progressToken, (n) => extra.sendNotification(n));
-    return v1(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, opts.credentials(extra), { signal: extra.signal, confirm, progress }) as Promise<CallToolResult>);
+    return v1(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, creds(extra), { signal: extra.signal, confirm, progress, session }) as Promise<CallToolResult>);
   });
-  server.setRequestHandler(ListResourcesRequestSchema, (req, extra) => v1(() => m.listResources(req.params?.cursor, opts.credentials(extra))));
+  server.setRequestHandler(ListResourcesRequestSchema, (req, extra) => v1(() => m.listResources(req.params?.cursor, creds(extra))));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => v1(() => m.listResourceTemplates()));
-  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => v1(() => m.readResource(req.params.uri, opts.credentials(extra))));
+  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => v1(() => m.readResource(req.params.uri, creds(extra))));
   server.setRequestHandler(ListPromptsRequestSchema, () => v1(() => m.listPrompts()));
   server.setRequestHandler(GetPromptRequestSchema, (req) => v1(() => m.getPrompt(req.params.name, req.params.arguments)));
   server.setRequestHandler(CompleteRequestSchema, (req, extra) =>
-    v1(() => m.complete(req.params.ref, req.params.argument, req.params.context?.arguments, opts.credentials(extra))),
+    v1(() => m.complete(req.params.ref, req.params.argument, req.params.context?.arguments, creds(extra))),
   );
   return server;
 }

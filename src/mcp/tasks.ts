@@ -53,11 +53,11 @@ const internal = () => new ProtocolError(ProtocolErrorCode.InternalError, 'Faile
  * connection), declares the extension (server/discover lists it), and returns the hook tools/call offers its
  * answers to.
  */
-export function serveTasks(server: Server, catalog: McpCatalog, credentials: Credentials): McpTasks {
+export function serveTasks(server: Server, catalog: McpCatalog, credentialsOf: () => Credentials): McpTasks {
   const { registry } = catalog;
   const { db, clock } = catalog.tasks;
-  let caller: Promise<Caller> | undefined;
-  const who = () => (caller ??= registry.resolve(credentials));
+  // Read at each use: a stdio connection's credentials change when vault_login binds it.
+  const who = (): Promise<Caller> => registry.resolve(credentialsOf());
 
   server.registerCapabilities({ extensions: { [TASKS_EXTENSION_ID_V2]: {} } });
 
@@ -79,7 +79,7 @@ export function serveTasks(server: Server, catalog: McpCatalog, credentials: Cre
   async function read(work: DurableWork, workId: string): Promise<{ status: WorkStatus; detail: Record<string, unknown> }> {
     let detail: Record<string, unknown>;
     try {
-      detail = (await registry.call(work.read, { [work.field]: workId }, credentials)).result as Record<string, unknown>;
+      detail = (await registry.call(work.read, { [work.field]: workId }, credentialsOf())).result as Record<string, unknown>;
     } catch (err) {
       throw toGatewayError(err).status === 404 ? notFound() : internal();
     }
@@ -142,7 +142,7 @@ export function serveTasks(server: Server, catalog: McpCatalog, credentials: Cre
     const { row, work } = await open(taskId, ctx);
     if (work.cancel) {
       try {
-        await registry.call(work.cancel, { [work.field]: row.work_id }, credentials);
+        await registry.call(work.cancel, { [work.field]: row.work_id }, credentialsOf());
       } catch (err) {
         if (!(err instanceof GatewayError) || err.status >= 500) throw internal();
       }

@@ -4,9 +4,9 @@
 // methods.ts, shared with the 2025-era HTTP sessions. The SDK adds what the revision puts around them: the
 // `server/discover` answer, `serverInfo` and `resultType` on results, the cache hints below.
 import { inputRequired, ProtocolError, Server, type CacheHint, type ClientCapabilities } from '@modelcontextprotocol/server';
-import type { Credentials } from '../registry/types.js';
+import type { Credentials, McpSession } from '../registry/types.js';
 import { confirmAboveOf, elicitingConfirmer, roundTripConfirmer } from './confirmations.js';
-import { INSTRUCTIONS, McpMethodError, mcpMethods, NeedsInput, SERVER_INFO, type McpCatalog } from './methods.js';
+import { boundCredentials, INSTRUCTIONS, McpMethodError, mcpMethods, NeedsInput, SERVER_INFO, type McpCatalog } from './methods.js';
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
@@ -33,7 +33,12 @@ const CACHE_HINTS: Record<string, CacheHint> = {
   'resources/read': { ttlMs: 10_000, cacheScope: 'private' },
 };
 
-export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentials: Credentials, feed: ResourceFeed, era: Era = 'modern'): Server {
+/**
+ * `session` is given for a connection that lasts (stdio): vault_login binds it, and its later requests act as that
+ * agent. A 2026-07-28 HTTP request is a server of its own, with no session to bind.
+ */
+export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentials: Credentials, feed: ResourceFeed, era: Era = 'modern', session?: McpSession): Server {
+  const creds = (): Credentials => boundCredentials(credentials, session);
   /** Runs a method, turning its error into v2's ProtocolError with the era's codes. */
   const v2 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
     try {
@@ -52,7 +57,7 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
   });
   const m = mcpMethods(catalog, toolsets);
   // The Tasks extension is negotiated per request, which only the 2026-07-28 era does.
-  const tasks = era === 'modern' ? serveTasks(server, catalog, credentials) : undefined;
+  const tasks = era === 'modern' ? serveTasks(server, catalog, creds) : undefined;
   /** A modern request declares its capabilities in its own envelope; a legacy connection did at initialize. */
   const clientCanElicit = (envelope: object | undefined): boolean =>
     Boolean(era === 'modern' ? (envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[CLIENT_CAPABILITIES]?.elicitation : server.getClientCapabilities()?.elicitation);
@@ -68,22 +73,22 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     try {
       const progress = progressReporter(ctx.mcpReq._meta?.progressToken, (n) => ctx.mcpReq.notify(n));
       const followsWork = tasks !== undefined && acceptsTasks(ctx.mcpReq.envelope);
-      const result = await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, credentials, { signal: ctx.mcpReq.signal, confirm, progress, followsWork }));
+      const result = await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, creds(), { signal: ctx.mcpReq.signal, confirm, progress, followsWork, session }));
       return tasks ? await tasks.offer(req.params.name, result, ctx.mcpReq.envelope) : result;
     } catch (err) {
       if (!(err instanceof NeedsInput)) throw err;
       return inputRequired({ inputRequests: { [err.key]: inputRequired.elicit(err.form) } });
     }
   });
-  server.setRequestHandler('resources/list', (req) => v2(() => m.listResources(req.params?.cursor, credentials)));
+  server.setRequestHandler('resources/list', (req) => v2(() => m.listResources(req.params?.cursor, creds())));
   server.setRequestHandler('resources/templates/list', () => v2(() => m.listResourceTemplates()));
-  server.setRequestHandler('resources/read', (req) => v2(() => m.readResource(req.params.uri, credentials)));
+  server.setRequestHandler('resources/read', (req) => v2(() => m.readResource(req.params.uri, creds())));
   if (era === 'legacy') {
     const subscriptions = new SessionSubscriptions(feed, (uri) => server.sendResourceUpdated({ uri }));
     server.onclose = () => subscriptions.close();
     server.setRequestHandler('resources/subscribe', (req) =>
       v2(async () => {
-        await m.checkSubscribe(req.params.uri, credentials);
+        await m.checkSubscribe(req.params.uri, creds());
         await subscriptions.add(req.params.uri);
         return {};
       }),
@@ -95,6 +100,6 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
   }
   server.setRequestHandler('prompts/list', () => v2(() => m.listPrompts()));
   server.setRequestHandler('prompts/get', (req) => v2(() => m.getPrompt(req.params.name, req.params.arguments)));
-  server.setRequestHandler('completion/complete', (req) => v2(() => m.complete(req.params.ref, req.params.argument, req.params.context?.arguments, credentials)));
+  server.setRequestHandler('completion/complete', (req) => v2(() => m.complete(req.params.ref, req.params.argument, req.params.context?.arguments, creds())));
   return server;
 }

@@ -16,6 +16,8 @@ export interface Credentials {
   operatorToken?: string;
   /** An OAuth access token and the resource (absolute URL) it was presented to; only /mcp/agent sets it. */
   accessToken?: { token: string; resource: string };
+  /** A vault_login handle: the one a lasting MCP connection was bound to, or a verb's `login` argument. */
+  login?: string;
   /** Client address, for anonymous rate limits and provenance. */
   ip: string;
   transport: Transport;
@@ -31,6 +33,8 @@ export interface Caller {
   agent: AgentRef | null;
   /** True when a bearer (or an OAuth access token) was sent but matched no agent. */
   badBearer: boolean;
+  /** True when a vault_login handle was sent but is unknown, expired or revoked. */
+  badLogin?: boolean;
   /** What an OAuth access token was granted (read, write, vault, pay); absent for every other credential. */
   scopes?: readonly string[];
   credentials: Credentials;

@@ -39,6 +39,7 @@ export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
     annotations: { ...(spec.title ? { title: spec.title } : {}), ...spec.annotations },
     selfField: spec.selfField,
     secretInBody: spec.secretInBody ?? false,
+    acceptsLogin: spec.acceptsLogin ?? false,
     confirm: spec.confirm as Tool['confirm'],
     ask: spec.ask as Tool['ask'],
     durable: spec.durable as Tool['durable'],

@@ -28,6 +28,8 @@ export interface RegistryDeps {
   resolveAgent(secret: string): Promise<AgentRef | null>;
   /** An OAuth access token presented to `resource`: its agent and scopes, or null when it is not usable there. */
   resolveAccessToken?(token: string, resource: string): Promise<{ agent: AgentRef; scopes: readonly string[] } | null>;
+  /** The agent a live vault_login handle stands for, or null when it is unknown, expired or revoked. */
+  resolveLogin?(login: string): Promise<AgentRef | null>;
   /** What every handler sees besides the per-call fields (db, clock, config, log, services). */
   base: Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal' | 'upload' | 'holdCharge'>;
 }
@@ -94,6 +96,11 @@ export class Registry {
 
   /** Checks credentials once; a batch or a session reuses the result for many calls. */
   async resolve(credentials: Credentials): Promise<Caller> {
+    // A vault_login handle is what the caller chose to act with (bound to its session, or an argument): it wins.
+    if (credentials.login) {
+      const agent = (await this.deps.resolveLogin?.(credentials.login)) ?? null;
+      return { agent, badBearer: false, badLogin: agent === null, credentials };
+    }
     const at = credentials.accessToken;
     if (at) {
       const grant = (await this.deps.resolveAccessToken?.(at.token, at.resource)) ?? null;
@@ -108,7 +115,7 @@ export class Registry {
     return this.invoke(name, input, await this.resolve(credentials), opts);
   }
 
-  async invoke(name: string, input: unknown, caller: Caller, { signal, upload, confirm, progress, followsWork }: CallOptions = {}): Promise<CallOutcome> {
+  async invoke(name: string, input: unknown, caller: Caller, { signal, upload, confirm, progress, followsWork, session }: CallOptions = {}): Promise<CallOutcome> {
     const tool = this.tools.get(name);
     if (!tool || (tool.expose.mcpOnly && !REACHES_MCP_ONLY.has(caller.credentials.transport))) throw new GatewayError('not_found', `Unknown tool: ${name}`);
     const started = performance.now();
@@ -116,6 +123,7 @@ export class Registry {
     try {
       // A secret in the body is refused first: the answer must tell the caller to move it to the header.
       if (!tool.secretInBody) refuseSecretInBody(input);
+      if (tool.acceptsLogin) ({ input, caller } = await this.loginArgument(input, caller));
       if (caller.scopes) checkScope(tool, caller, this.deps.base.config.baseUrl);
       authorize(tool, caller);
       // Acting for another handle is refused before validation, so a stranger learns nothing from 422s.
@@ -137,6 +145,7 @@ export class Registry {
         progress,
         answer,
         followsWork,
+        session,
         holdCharge: () => {
           const held = charge ?? null;
           charge = undefined;
@@ -161,6 +170,17 @@ export class Registry {
       this.emit({ tool, caller, ok: false, code: ge.code, ms: performance.now() - started });
       throw ge;
     }
+  }
+
+  /**
+   * A verb's `login` argument (MCP only: elsewhere it is an unknown field, refused as such): the call acts as the
+   * agent of that vault_login handle, and the argument goes no further than here.
+   */
+  private async loginArgument(input: unknown, caller: Caller): Promise<{ input: unknown; caller: Caller }> {
+    if (typeof input !== 'object' || input === null || !('login' in input) || !REACHES_MCP_ONLY.has(caller.credentials.transport)) return { input, caller };
+    const { login, ...rest } = input as Record<string, unknown>;
+    if (typeof login !== 'string' || login === '') throw validationError([{ loc: ['login'], msg: 'A vault_login handle (a string).', type: 'string_type' }]);
+    return { input: rest, caller: await this.resolve({ ...caller.credentials, login }) };
   }
 
   private emit(e: CallEvent): void {
@@ -190,8 +210,12 @@ function checkScope(tool: Tool, caller: Caller, baseUrl: string): void {
   }
 }
 
+const LOGIN_REFUSED =
+  'The vault_login handle is unknown, expired or revoked. Call vault_login again, or sign in with OAuth (the /mcp/agent endpoint), which needs no handle.';
+
 function authorize(tool: Tool, caller: Caller): void {
   if (tool.auth === 'public') return;
+  if (caller.badLogin) throw new GatewayError('unauthorized', LOGIN_REFUSED);
   if (caller.badBearer) throw new GatewayError('forbidden', 'The agent secret is not valid.');
   if (tool.auth === 'owner' && !caller.agent) {
     throw new GatewayError('unauthorized', undefined, { headers: { 'WWW-Authenticate': 'Bearer realm="agent-gateway"' } });

@@ -94,12 +94,19 @@ export interface ToolContext {
    * durable tool may answer with the work's handle at once; otherwise it should answer when the work has ended.
    */
   followsWork?: boolean;
+  /** The lasting connection this call came on (a 2025-era MCP session, a stdio process), when there is one. */
+  session?: McpSession;
   /**
    * Takes this call's payment out of the registry's hands (null when the call is free): the tool settles it
    * itself, committing when its durable work succeeds and releasing it when the work fails, so that work which
    * outlives the call is charged only on delivery.
    */
   holdCharge(): Charge | null;
+}
+
+/** What a lasting MCP connection remembers between calls: the vault_login handle it was bound to. */
+export interface McpSession {
+  login?: string;
 }
 
 /** `done` out of `total` (when known) steps of a long call, with a short note. */
@@ -124,6 +131,7 @@ export interface CallOptions {
   progress?: ProgressReporter;
   /** The client follows durable work the call starts (see ToolContext.followsWork). */
   followsWork?: boolean;
+  session?: McpSession;
 }
 
 /** Where durable work a tool started stands, in words every adapter can map to its own. */
@@ -190,6 +198,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
   selfField?: string;
   /** The spec lets this tool take the agent secret in its body (the entitlement grant); all others refuse it. */
   secretInBody?: boolean;
+  /**
+   * Over MCP, the tool takes a `login` argument: a vault_login handle it acts with (hosts that can send neither
+   * a header nor do OAuth, on the stateless era where no session remembers it).
+   */
+  acceptsLogin?: boolean;
   /** The question to put to the person before acting on this (valid) input, or null when none is needed. */
   confirm?: (input: z.output<S>) => Confirmation | null;
   /**
@@ -210,6 +223,7 @@ export interface Tool extends Required<Pick<ToolSpec, 'name' | 'toolset' | 'desc
   annotations: ToolAnnotations;
   selfField?: string;
   secretInBody: boolean;
+  acceptsLogin: boolean;
   confirm?: (input: unknown) => Confirmation | null;
   ask?: (input: unknown) => FormQuestion | null;
   durable?: DurableWork;

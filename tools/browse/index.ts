@@ -37,7 +37,7 @@ const BrowseOutput = z.object({
 // One Browser (cache, robots) per gateway: keyed on its egress, which each gateway owns.
 const browsers = new WeakMap<Egress, Browser>();
 
-function browserOf(ctx: ToolContext): Browser {
+export function browserOf(ctx: Pick<ToolContext, 'services' | 'config'>): Browser {
   const egress = ctx.services.egress;
   let b = browsers.get(egress);
   if (!b) {

@@ -10,6 +10,7 @@ import { Handle, HandleRef, RESERVED_HANDLES, suffixCandidates } from './handles
 import { inviteUrl, publicProfile } from './profile.js';
 import * as store from './store.js';
 import { rekeyVault } from '../vault/rekey.js';
+import { revokeAgentLogins } from '../../src/store/vault-logins.js';
 
 /** A /start visit counts for a registration from the same client within this window. */
 const REFERRAL_WINDOW_MS = 7 * 24 * 3600 * 1000;
@@ -165,11 +166,17 @@ export const agentRotateSecret = defineTool({
   annotations: { destructiveHint: true, idempotentHint: false },
   handler: async (input, ctx) => {
     const me = ctx.caller.agent!;
+    const { bearer: current, login } = ctx.caller.credentials;
+    // The vault is re-keyed from the current secret, so only a caller holding it may rotate (not a vault_login
+    // handle, not an OAuth token).
+    if (!current || login) throw new GatewayError('unauthorized', 'Rotating the secret needs the current secret in Authorization: Bearer.');
     const secret = newSecret();
     await ctx.db.transaction(async (tx) => {
       // The vault key derives from the secret: re-encrypt under the new one in the same transaction.
-      await rekeyVault(tx, me.id, ctx.caller.credentials.bearer!, secret);
+      await rekeyVault(tx, me.id, current, secret);
       await store.setSecretHash(tx, me.id, hashSecret(secret));
+      // Handles vault_login minted carry the old vault key, and the old secret's authority: they end with it.
+      await revokeAgentLogins(tx, me.id, ctx.clock.now());
     });
     ctx.services.forgetAgent(me.id);
     return { handle: input.handle, secret, notice: 'The previous secret no longer works. Store this one now.' };

@@ -65,6 +65,7 @@ export const vaultCall = defineTool({
     max_bytes: z.number().int().min(1).max(5 * 1024 * 1024).default(1024 * 1024).describe('Largest response body read.'),
   }),
   auth: 'owner',
+  acceptsLogin: true,
   annotations: { openWorldHint: true, destructiveHint: true, idempotentHint: false },
   handler: async (input, ctx) => {
     const url = new URL(input.url);

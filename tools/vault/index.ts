@@ -7,6 +7,7 @@ import type { ToolContext } from '../../src/registry/types.js';
 import { OwnerHandle } from '../memory/limits.js';
 import { seal } from './crypto.js';
 import { keyFor, openEntry } from './keys.js';
+import { vaultLogin, vaultLogout } from './login.js';
 import * as store from './store.js';
 
 export const VaultName = z
@@ -53,6 +54,7 @@ export const vaultPut = defineTool({
     handle: OwnerHandle,
   }),
   auth: 'owner',
+  acceptsLogin: true,
   selfField: 'handle',
   annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (input, ctx) => {
@@ -72,6 +74,7 @@ export const vaultList = defineTool({
   description: 'Names, kinds, metadata and timestamps of your vault entries; never values.',
   input: z.object({ handle: OwnerHandle }),
   auth: 'owner',
+  acceptsLogin: true,
   selfField: 'handle',
   annotations: { readOnlyHint: true },
   handler: async (_input, ctx) => ({ entries: (await store.listEntries(ctx.db, ctx.caller.agent!.id)).map(describe) }),
@@ -84,6 +87,7 @@ export const vaultGet = defineTool({
   description: 'Decrypts and returns one vault value (Bearer secret only).',
   input: z.object({ name: VaultName, handle: OwnerHandle }),
   auth: 'owner',
+  acceptsLogin: true,
   selfField: 'handle',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {
@@ -99,6 +103,7 @@ export const vaultDelete = defineTool({
   description: 'Deletes a vault entry.',
   input: z.object({ name: VaultName, handle: OwnerHandle }),
   auth: 'owner',
+  acceptsLogin: true,
   selfField: 'handle',
   annotations: { destructiveHint: true, idempotentHint: true },
   handler: async (input, ctx) => {
@@ -109,4 +114,4 @@ export const vaultDelete = defineTool({
 
 import { vaultCall } from './call.js';
 
-export const vaultTools = [vaultPut, vaultList, vaultGet, vaultDelete, vaultCall];
+export const vaultTools = [vaultPut, vaultList, vaultGet, vaultDelete, vaultCall, vaultLogin, vaultLogout];

@@ -2,12 +2,14 @@
 import { GatewayError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { newSalt, open, vaultKey, VaultIntegrityError } from './crypto.js';
+import { vaultKeyOfLogin } from './login-key.js';
 import * as store from './store.js';
 
-/** The caller's vault key (HKDF of the Bearer secret and the agent's salt). */
+/** The caller's vault key (HKDF of the Bearer secret and the agent's salt), or the one its vault_login carries. */
 export async function keyFor(ctx: ToolContext): Promise<Buffer> {
   const me = ctx.caller.agent!;
-  const secret = ctx.caller.credentials.bearer;
+  const { bearer: secret, login } = ctx.caller.credentials;
+  if (login) return vaultKeyOfLogin(ctx.db, login, me.id, ctx.clock.now());
   if (!secret) throw new GatewayError('unauthorized', 'The vault needs the agent secret in Authorization: Bearer.');
   return vaultKey(secret, await store.saltOf(ctx.db, me.id, newSalt, ctx.clock.now()));
 }

@@ -46,6 +46,7 @@ export const coach = defineTool({
   input: z.object({ goal: z.string().trim().max(300).optional().describe('What you are trying to do (shifts the ranking toward it).') }),
   output: CoachOutput,
   auth: 'owner',
+  acceptsLogin: true,
   expose: { mcpOnly: true },
   // It lists watches, which counts as the owner's sign of life (resets their idle timer): not strictly read-only.
   annotations: { readOnlyHint: false, idempotentHint: true },

@@ -68,6 +68,7 @@ export const memoryVerb = defineTool({
   input: MemoryVerbInput,
   output: MemoryVerbOutput,
   auth: 'optional_owner',
+  acceptsLogin: true,
   expose: { mcpOnly: true },
   annotations: { destructiveHint: true, idempotentHint: false },
   handler: async (input, ctx) => {
