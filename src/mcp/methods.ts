@@ -2,6 +2,7 @@
 // sessions (SDK v1 Server, server.ts) and the stateless 2026-07-28 requests (SDK v2 Server, v2-server.ts)
 // register these same functions, so the two eras cannot drift apart. Errors are McpMethodError; each server
 // turns them into its SDK's error type.
+import { EXTENSION_ID as UI_EXTENSION_ID, RESOURCE_MIME_TYPE as UI_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { GatewayError } from '../errors.js';
 import type { PromptMessage } from '../registry/prompt-defs.js';
 import type { Registry } from '../registry/registry.js';
@@ -22,6 +23,12 @@ export const INSTRUCTIONS =
   'Agent Gateway: a persistent home for stateless agents. Register with agent_register (the secret is shown ' +
   'once), then send it as Authorization: Bearer on owner tools. Call gateway_info for an overview.';
 
+
+/**
+ * The extensions both eras declare in the server's capabilities: MCP Apps (`io.modelcontextprotocol/ui`), whose
+ * views are `ui://` resources in `text/html;profile=mcp-app` named by a tool's `_meta.ui.resourceUri`.
+ */
+export const SERVER_EXTENSIONS = { [UI_EXTENSION_ID]: { mimeTypes: [UI_MIME_TYPE] } };
 
 /** JSON-RPC error codes the methods answer with. */
 export const INVALID_PARAMS = -32602;
@@ -80,6 +87,7 @@ export interface McpTool {
   inputSchema: { type: 'object'; [k: string]: unknown };
   outputSchema?: { type: 'object'; [k: string]: unknown };
   annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
 }
 
 /** A tool that takes a vault_login handle shows the argument on MCP, the only transport that accepts it. */
@@ -99,6 +107,7 @@ function toMcpTool(t: Tool): McpTool {
     // A declared output is published so clients can check structuredContent against it.
     ...(t.output ? { outputSchema: outputJsonSchemaOf(t.output) as McpTool['outputSchema'] } : {}),
     ...(t.annotations ? { annotations: t.annotations as Record<string, unknown> } : {}),
+    ...(t.mcpMeta ? { _meta: t.mcpMeta } : {}),
   };
 }
 
@@ -200,7 +209,7 @@ function resourceContents(result: unknown, uri: string, mimeType: string) {
   return { uri, mimeType, text: typeof result === 'string' && !json ? result : JSON.stringify(result) };
 }
 
-type ResourceEntry = { uri: string; name: string; title?: string; description?: string; mimeType?: string };
+type ResourceEntry = { uri: string; name: string; title?: string; description?: string; mimeType?: string; _meta?: Record<string, unknown> };
 
 /** The methods of one connection (or one modern request), seeing `toolsets` (empty = all). */
 export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
@@ -212,10 +221,10 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
     return t;
   };
 
-  const readViaTool = async (tool: string, input: Record<string, unknown>, uri: string, mimeType: string, credentials: Credentials) => {
+  const readViaTool = async (tool: string, input: Record<string, unknown>, uri: string, mimeType: string, credentials: Credentials, meta?: Record<string, unknown>) => {
     try {
       const out = await registry.call(tool, input, credentials);
-      return { contents: [resourceContents(out.result, uri, mimeType)] };
+      return { contents: [{ ...resourceContents(out.result, uri, mimeType), ...(meta ? { _meta: meta } : {}) }] };
     } catch (err) {
       const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
       throw new McpMethodError(ge.status === 404 ? LEGACY_RESOURCE_NOT_FOUND : INVALID_PARAMS, ge.message, { uri, error: ge.toBody().error }, ge.status === 404);
@@ -253,7 +262,7 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
     },
 
     async listResources(cursor: string | undefined, credentials: Credentials) {
-      const all: ResourceEntry[] = catalog.resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType }));
+      const all: ResourceEntry[] = catalog.resources.map(({ uri, name, title, description, mimeType, meta }) => ({ uri, name, title, description, mimeType, ...(meta ? { _meta: meta } : {}) }));
       for (const l of catalog.resourceListers) {
         try {
           const out = (await registry.call(l.tool, {}, credentials)).result as { resources: ResourceEntry[] };
@@ -274,7 +283,7 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
 
     async readResource(uri: string, credentials: Credentials) {
       const fixed = catalog.resources.find((r) => r.uri === uri);
-      if (fixed) return readViaTool(fixed.tool, fixed.input ?? {}, uri, fixed.mimeType, credentials);
+      if (fixed) return readViaTool(fixed.tool, fixed.input ?? {}, uri, fixed.mimeType, credentials, fixed.meta);
       for (const t of catalog.resourceTemplates) {
         const vars = matchTemplate(t.uriTemplate, uri);
         if (vars) return readViaTool(t.tool, vars, uri, t.mimeType, credentials);

@@ -43,6 +43,7 @@ export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
     confirm: spec.confirm as Tool['confirm'],
     ask: spec.ask as Tool['ask'],
     durable: spec.durable as Tool['durable'],
+    mcpMeta: spec.mcpMeta,
     handler: spec.handler as Tool['handler'],
     // Converting every tool's schema at start-up took 50 ms; most are read only by tools/list or the OpenAPI.
     get inputJsonSchema() {

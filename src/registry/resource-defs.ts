@@ -11,6 +11,8 @@ export interface ResourceDef {
   /** Registry tool whose result is the resource's content, and its input. */
   tool: string;
   input?: Record<string, unknown>;
+  /** `_meta` of the resource, in its listing and on its contents when read (an MCP App view's `ui.csp`). */
+  meta?: Record<string, unknown>;
 }
 
 /** A registry tool that lists per-caller resources: returns `{resources: [{uri, name, description?, mimeType}]}`. */

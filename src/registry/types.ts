@@ -212,6 +212,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
   ask?: (input: z.output<S>) => FormQuestion | null;
   /** The call starts durable work and answers with its handle at once; adapters may follow it (see DurableWork). */
   durable?: DurableWork<R>;
+  /**
+   * `_meta` of the tool's MCP listing (tools/list), e.g. the MCP App view its results render in
+   * (`{ui: {resourceUri}}`); other transports ignore it.
+   */
+  mcpMeta?: Record<string, unknown>;
   handler: (input: z.output<S>, ctx: ToolContext) => Promise<R> | R;
 }
 
@@ -227,6 +232,7 @@ export interface Tool extends Required<Pick<ToolSpec, 'name' | 'toolset' | 'desc
   confirm?: (input: unknown) => Confirmation | null;
   ask?: (input: unknown) => FormQuestion | null;
   durable?: DurableWork;
+  mcpMeta?: Record<string, unknown>;
   handler: (input: unknown, ctx: ToolContext) => Promise<unknown> | unknown;
   /** JSON Schema of the input, computed once. */
   inputJsonSchema: Record<string, unknown>;
