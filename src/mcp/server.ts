@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Credentials, McpSession } from '../registry/types.js';
 import { confirmAboveOf, elicitingConfirmer } from './confirmations.js';
-import { boundCredentials, INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_INFO, type McpCatalog } from './methods.js';
+import { boundCredentials, INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_EXTENSIONS, SERVER_INFO, type McpCatalog } from './methods.js';
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
@@ -48,7 +48,7 @@ const v1 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
 
 export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {}, completions: {} },
+    capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {}, completions: {}, extensions: SERVER_EXTENSIONS },
     instructions: INSTRUCTIONS,
   });
   const m = mcpMethods(catalog, opts.toolsets);

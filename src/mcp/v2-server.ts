@@ -6,7 +6,7 @@
 import { inputRequired, ProtocolError, Server, type CacheHint, type ClientCapabilities } from '@modelcontextprotocol/server';
 import type { Credentials, McpSession } from '../registry/types.js';
 import { confirmAboveOf, elicitingConfirmer, roundTripConfirmer } from './confirmations.js';
-import { boundCredentials, INSTRUCTIONS, McpMethodError, mcpMethods, NeedsInput, SERVER_INFO, type McpCatalog } from './methods.js';
+import { boundCredentials, INSTRUCTIONS, McpMethodError, mcpMethods, NeedsInput, SERVER_EXTENSIONS, SERVER_INFO, type McpCatalog } from './methods.js';
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
@@ -51,7 +51,7 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
   const server = new Server(SERVER_INFO, {
     // Modern clients subscribe with subscriptions/listen (served by the SDK from the feed), legacy ones with
     // resources/subscribe below.
-    capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {}, completions: {} },
+    capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {}, completions: {}, extensions: SERVER_EXTENSIONS },
     instructions: INSTRUCTIONS,
     cacheHints: CACHE_HINTS,
   });

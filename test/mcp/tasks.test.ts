@@ -77,7 +77,7 @@ const runDue = (g: TestGateway = gw) => g.gateway.registry.services.scheduler.ru
 describe('declaring the extension', () => {
   it('server/discover lists io.modelcontextprotocol/tasks among the extensions', async () => {
     const r = await call(gw.url, 'server/discover', {}, { tasks: false });
-    expect(r.body.result.capabilities.extensions).toEqual({ [TASKS]: {} });
+    expect(r.body.result.capabilities.extensions).toEqual({ [TASKS]: {}, 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
   });
 });
 
