@@ -1,5 +1,6 @@
 // MCP resources: each one is read through a registry tool.
 import type { ResourceDef, ResourceListerDef, ResourceTemplateDef } from '../src/registry/resource-defs.js';
+import { appResources } from './apps.js';
 import { catalogResources, catalogResourceTemplates } from './catalog.js';
 
 export const resources: ResourceDef[] = [
@@ -12,6 +13,7 @@ export const resources: ResourceDef[] = [
     tool: 'gateway_info',
   },
   ...catalogResources,
+  ...appResources,
 ];
 
 /** Resources that depend on the caller (its memory entries). */

@@ -1,6 +1,7 @@
 // Facts (entities, topics, tags and JSON key paths extracted from entries) and the memory graph.
 import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
+import { memoryGraphApp, memoryGraphAppMeta } from './graph-app.js';
 import { limitParam, OwnerHandle } from './limits.js';
 import { graphFacts, searchFacts } from './store/facts.js';
 
@@ -48,12 +49,26 @@ export const memoryFacts = defineTool({
   },
 });
 
-interface Node {
-  id: string;
-  type: 'entry' | 'entity' | 'topic';
-  label: string;
-  kind?: string;
-}
+const GraphNode = z.object({
+  id: z.string().describe('entry:<namespace>/<key>, entity:<name> or topic:<name> (names normalised).'),
+  type: z.enum(['entry', 'entity', 'topic']),
+  label: z.string().describe('<namespace>/<key> of an entry; the name of an entity or topic as written.'),
+  kind: z.string().optional().describe('What an entity is: person, place, organization, …'),
+});
+type Node = z.output<typeof GraphNode>;
+
+const GraphEdge = z.object({
+  from: z.string(),
+  to: z.string(),
+  type: z.enum(['mentions', 'tagged', 'shares-entity']).describe('mentions: entry→entity; tagged: entry→topic; shares-entity: entry↔entry.'),
+  via: z.string().optional().describe('The entity two entries share (shares-entity).'),
+});
+
+const MemoryGraphOutput = z.object({
+  nodes: z.array(GraphNode),
+  edges: z.array(GraphEdge),
+  counts: z.object({ nodes: z.number().int(), edges: z.number().int() }),
+});
 
 export const memoryGraph = defineTool({
   name: 'memory_graph',
@@ -61,15 +76,18 @@ export const memoryGraph = defineTool({
   toolset: 'memory',
   description:
     'Nodes (entries, entities, topics/tags) and edges (mentions: entry→entity, tagged: entry→topic, shares-entity: ' +
-    'entry↔entry) built only from your own memory; at most `limit` nodes.',
+    'entry↔entry) built only from your own memory; at most `limit` nodes. Hosts that render MCP Apps show it as an ' +
+    'interactive graph (click an entry to read it).',
   input: z.object({ handle: OwnerHandle, limit: limitParam(1000, 200) }),
+  output: MemoryGraphOutput,
   auth: 'owner',
   selfField: 'handle',
   annotations: { readOnlyHint: true },
-  handler: async (input, ctx) => {
+  mcpMeta: memoryGraphAppMeta,
+  handler: async (input, ctx): Promise<z.output<typeof MemoryGraphOutput>> => {
     const rows = await graphFacts(ctx.db, ctx.caller.agent!.id, input.limit * 10, ctx.clock.now());
     const nodes = new Map<string, Node>();
-    const edges: { from: string; to: string; type: string; via?: string }[] = [];
+    const edges: z.output<typeof GraphEdge>[] = [];
     const byConcept = new Map<string, Set<string>>();
     for (const r of rows) {
       const entryId = `entry:${r.namespace}/${r.key}`;
@@ -96,4 +114,4 @@ export const memoryGraph = defineTool({
   },
 });
 
-export const knowledgeTools = [memoryFacts, memoryGraph];
+export const knowledgeTools = [memoryFacts, memoryGraph, memoryGraphApp];
