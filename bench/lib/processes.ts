@@ -104,3 +104,19 @@ export async function startGateway(env: Record<string, string> = {}, dataDir?: s
   }
   return { url, child, startupMs: performance.now() - t0, stop, dataDir: dir };
 }
+
+export const BENCH_OPERATOR_TOKEN = 'bench-operator-token-0123456789';
+
+/**
+ * An enterprise API key from a gateway started with BENCH_OPERATOR_TOKEN: paid tools are counted per call against
+ * it (one conditional upsert) and it never runs out mid-bench.
+ */
+export async function enterpriseKey(url: string): Promise<string> {
+  const res = await fetch(`${url}/keys/issue`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-operator-token': BENCH_OPERATOR_TOKEN },
+    body: JSON.stringify({ email: 'bench@example.com', tier: 'enterprise' }),
+  });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`keys/issue answered ${res.status}`);
+  return ((await res.json()) as { key: string }).key;
+}

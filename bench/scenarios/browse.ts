@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { checkToolCall, modernHeaders, modernToolCallBodies } from '../lib/mcp-session.js';
-import { startGateway } from '../lib/processes.js';
+import { BENCH_OPERATOR_TOKEN, enterpriseKey, startGateway } from '../lib/processes.js';
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
@@ -25,8 +25,9 @@ async function site(): Promise<{ url: string; close(): void }> {
 
 export async function browse(): Promise<string> {
   const page = await site();
-  const gw = await startGateway({ GATEWAY_EGRESS_ALLOW: '127.0.0.1/32' });
-  const headers = modernHeaders('browse');
+  const gw = await startGateway({ GATEWAY_EGRESS_ALLOW: '127.0.0.1/32', GATEWAY_OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN });
+  // browse is paid beyond a free key's allowance: the call carries a key, as a user's would.
+  const headers = { ...modernHeaders('browse'), 'x-api-key': await enterpriseKey(gw.url) };
   const body = modernToolCallBodies('browse', { url: `${page.url}/article` });
   await checkToolCall(`${gw.url}/mcp`, headers, body());
   const call = async () => void (await (await fetch(`${gw.url}/mcp`, { method: 'POST', headers, body: body() })).text());

@@ -16,11 +16,16 @@ interface Result {
 
 let gw: TestGateway;
 let site: Site;
+let key: string;
 
 beforeAll(async () => {
   site = await startSite({ bigBytes: 300_000, slowMs: 3_000 });
   gw = await startGateway({ env: { GATEWAY_EGRESS_ALLOW: '127.0.0.1/32', GATEWAY_BROWSE_MAX_BYTES: '200000', GATEWAY_BROWSE_TIMEOUT_SECONDS: '1' } });
+  key = (await api(gw.url, 'POST', '/keys/issue', { body: { email: 'browse@example.com' } })).body.key;
 });
+
+/** Browses counted against the key's monthly allowance for browse. */
+const browsesUsed = async (): Promise<number> => (await api(gw.url, 'GET', '/keys/usage', { headers: { 'x-api-key': key } })).body.per_tool.browse.used;
 
 afterAll(async () => {
   await gw?.cleanup();
@@ -38,7 +43,7 @@ describe.each(Object.keys(MODES) as Mode[])('browse over MCP (%s)', (mode) => {
 
   beforeAll(async () => {
     client = new Client({ name: 'browse-test', version: '1' }, { versionNegotiation: { mode: MODES[mode] } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
   });
   afterAll(async () => client?.close());
 
@@ -161,6 +166,38 @@ describe.each(Object.keys(MODES) as Mode[])('browse over MCP (%s)', (mode) => {
     expect(second.content).toBe(first.content);
     expect(second.title).toBe(first.title);
     expect(site.conditional).toContain(`?m=${encodeURIComponent(mode)}|"v1"`);
+  });
+});
+
+describe('browse is paid beyond a free allowance', () => {
+  it('a free key has a monthly allowance; a browse counts once, a failed one not at all', async () => {
+    const usage = (await api(gw.url, 'GET', '/keys/usage', { headers: { 'x-api-key': key } })).body.per_tool.browse;
+    expect(usage.limit).toBe(1000);
+    const client = new Client({ name: 'browse-paid', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+    try {
+      const before = await browsesUsed();
+      expect(((await client.callTool({ name: 'browse', arguments: { url: `${site.url}/article` } })) as Result).isError).toBeFalsy();
+      expect(await browsesUsed()).toBe(before + 1);
+      for (const url of [`${site.url}/private/article`, 'http://169.254.169.254/latest', `${site.url}/image.png`]) {
+        expect(((await client.callTool({ name: 'browse', arguments: { url } })) as Result).isError, url).toBe(true);
+      }
+      expect(await browsesUsed()).toBe(before + 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('without a key or payment, answers the x402 payment requirements', async () => {
+    const client = new Client({ name: 'browse-unpaid', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`)));
+    try {
+      const r = (await client.callTool({ name: 'browse', arguments: { url: `${site.url}/article` } })) as Result & { _meta?: Record<string, any> };
+      expect(r.isError).toBe(true);
+      expect(r._meta?.['x402/payment-required']).toMatchObject({ x402Version: 2, accepts: [expect.objectContaining({ amount: '2000' })] });
+    } finally {
+      await client.close();
+    }
   });
 });
 

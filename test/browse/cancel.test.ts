@@ -2,17 +2,19 @@
 // client that hangs up on its MCP call leaves no connection waiting on a slow site.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEgress } from '../../src/egress/index.js';
-import { startGateway, type TestGateway } from '../helpers/gateway.js';
+import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
 import { modernPost } from '../helpers/modern-mcp.js';
 import { startSite, type Site } from './site.js';
 
 let gw: TestGateway;
 let site: Site;
+let key: string;
 
 beforeAll(async () => {
   site = await startSite({ bigBytes: 10, slowMs: 10_000 });
   gw = await startGateway({ env: { GATEWAY_EGRESS_ALLOW: '127.0.0.1/32' } });
+  key = (await api(gw.url, 'POST', '/keys/issue', { body: { email: 'cancel@example.com' } })).body.key;
 });
 
 afterAll(async () => {
@@ -40,7 +42,7 @@ it('MCP (2026-07-28): hanging up on a browse call closes its connection to the s
   const before = site.slowDropped();
   const hits = site.hits.get('/slow') ?? 0;
   const ac = new AbortController();
-  const call = modernPost(gw.url, 'tools/call', { name: 'browse', arguments: { url: `${site.url}/slow` } }, { signal: ac.signal }).catch((err: unknown) => err);
+  const call = modernPost(gw.url, 'tools/call', { name: 'browse', arguments: { url: `${site.url}/slow` } }, { signal: ac.signal, headers: { 'x-api-key': key } }).catch((err: unknown) => err);
   await eventually(async () => expect(site.hits.get('/slow') ?? 0).toBe(hits + 1));
   ac.abort();
   await call;

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import fs from 'node:fs';
-import { tempDir } from '../helpers/gateway.js';
+import { api, startGateway, tempDir } from '../helpers/gateway.js';
 import { MAIN } from '../helpers/paths.js';
 import { startSite, type Site } from './site.js';
 
@@ -15,12 +15,16 @@ let dataDir: string;
 beforeAll(async () => {
   site = await startSite({ bigBytes: 10, slowMs: 10 });
   dataDir = tempDir();
+  // browse is paid: a free key issued on the stdio gateway's own data directory pays, as GATEWAY_API_KEY.
+  const local = await startGateway({ dataDir });
+  const key = (await api(local.url, 'POST', '/keys/issue', { body: { email: 'stdio@example.com' } })).body.key as string;
+  await local.stop();
   client = new Client({ name: 'browse-stdio', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
       args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', GATEWAY_EGRESS_ALLOW: '127.0.0.1/32' },
+      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', GATEWAY_EGRESS_ALLOW: '127.0.0.1/32', GATEWAY_API_KEY: key },
       stderr: 'pipe',
     }),
   );

@@ -1,6 +1,6 @@
 // The `browse` verb (spec: MCP-only verbs, issue 22): the readable content of a web page, fetched through egress
 // (every SSRF rule, redirects re-checked) under the site's robots.txt, as Markdown, text or cleaned HTML.
-// Pricing beyond a free allowance is left for later (docs/decisions/browse.md): it is public and free for now.
+// Paid per call ($0.002): a free API key covers 1,000 browses a month (TOOL_QUOTA), x402 or credits pay beyond it.
 import { z } from 'zod';
 import type { Egress } from '../../src/egress/index.js';
 import { defineTool } from '../../src/registry/define-tool.js';
@@ -56,7 +56,8 @@ export const browse = defineTool({
     'Fetches a public web page and returns its readable main content (Markdown by default) with title, byline, language, final URL, headings and absolute links. Plain text and JSON come as sent, PDFs as their text. Honours robots.txt; private addresses are refused.',
   input: BrowseInput,
   output: BrowseOutput,
-  auth: 'public',
+  auth: 'paid',
+  price: { usd: '0.002' },
   expose: { mcpOnly: true },
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   handler: async (input, ctx) => {
