@@ -9,6 +9,7 @@ import type { WorkKind } from '../../src/scheduler/scheduler.js';
 import type { WorkerContext } from '../../src/workers.js';
 import { notify } from '../notifications/index.js';
 import { deliveriesOf, newWebhookSecret, scheduleWebhook, secretForAgent } from '../webhooks/index.js';
+import { runResearch } from '../research/run.js';
 import { BUNDLE_MAX_URLS, runFetchBundle } from './bundle.js';
 import * as store from './store.js';
 
@@ -195,6 +196,12 @@ export const jobKind: WorkKind<WorkerContext> = {
     const params = JSON.parse(j.input) as { urls?: string[]; seconds?: number };
     if (j.type === 'delay') return finish(ctx, j, 'succeeded', { waited_seconds: params.seconds, due_at: new Date(j.due_at).toISOString() }, null);
     if (j.type === 'fetch_bundle') return finish(ctx, j, 'succeeded', await runFetchBundle(ctx, j.id, params.urls!, j.agent_id), null);
+    // research (the MCP-only verb, tools/research): started by the verb only, never by job_create. Its failures are
+    // final (no retry): the outcome keeps the error and the sources skipped, with why.
+    if (j.type === 'research') {
+      const out = await runResearch(ctx, j);
+      return out.ok ? finish(ctx, j, 'succeeded', out.result, null) : finish(ctx, j, 'failed', out.result, out.error);
+    }
     return finish(ctx, j, 'failed', undefined, `unknown job type ${j.type}`);
   },
   async giveUp(ref, error, ctx) {
