@@ -5,7 +5,8 @@ import type { Egress } from '../../src/egress/index.js';
 import { GatewayError, validationError } from '../../src/errors.js';
 import { ByteLru } from '../../src/byte-lru.js';
 import { browseError } from './errors.js';
-import { extractHtml, type Extracted, type Format } from './extract.js';
+import type { Extracted, Format } from './extract.js';
+import { extractHtmlOffLoop } from './extract-off-loop.js';
 import { pdfText } from './pdf.js';
 import { Robots } from './robots.js';
 
@@ -137,7 +138,7 @@ export class Browser {
     const hit = entry.derived.get(id);
     if (hit) return hit;
     let out: Extracted & { pages?: number };
-    if (entry.kind === 'html') out = extractHtml(decode(entry.body, entry.contentType, 'html'), entry.finalUrl, format, selector);
+    if (entry.kind === 'html') out = await extractHtmlOffLoop(decode(entry.body, entry.contentType, 'html'), entry.finalUrl, format, selector);
     else if (entry.kind === 'pdf') {
       const pdf = await pdfText(entry.body);
       out = { ...plain(pdf.text), title: pdf.title, pages: pdf.pages };
