@@ -156,6 +156,28 @@ describe.each(Object.keys(MODES) as Mode[])('research, %s', (mode) => {
   });
 });
 
+describe('a research call the client cancels', () => {
+  it('stops reading its sources and costs nothing', async () => {
+    const key = await freeKey(gw.url);
+    const c = await researchClient(gw.url, 'v2 pinned to 2026-07-28', { key });
+    try {
+      const abort = new AbortController();
+      const call = c.client.callTool(
+        { name: 'research', arguments: { question: QUESTION, urls: [page('/slow')] } },
+        { signal: abort.signal, onprogress: (p) => p.message?.startsWith('Reading') && abort.abort() },
+      );
+      await expect(call).rejects.toThrow();
+      // The slow page's connection is closed by the gateway (not after the 15 s browse timeout), and no unit is used.
+      for (let i = 0; i < 100 && stack.slowDropped === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(stack.slowDropped).toBe(1);
+      for (let i = 0; i < 100 && (await researchUsed(gw.url, key)) !== 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await researchUsed(gw.url, key)).toBe(0);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe('research into memory', () => {
   it('saves the report into the caller’s memory, readable by its owner only', async () => {
     const key = await freeKey(gw.url);

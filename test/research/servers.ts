@@ -70,6 +70,8 @@ export interface Stack {
   hits: string[];
   /** When true, /v1/chat/completions answers 500. */
   llmFails: boolean;
+  /** Requests of /slow (which never answers) whose connection the gateway closed. */
+  slowDropped: number;
   close(): Promise<void>;
 }
 
@@ -100,7 +102,7 @@ export const SEARCH_ORDER = ['/lighthouse', '/harbour', '/tides', '/market', '/w
 
 export async function startStack(): Promise<Stack> {
   let base = '';
-  const stack: Stack = { url: '', searches: [], braveRefused: 0, chats: [], embedded: [], hits: [], llmFails: false, close: async () => undefined };
+  const stack: Stack = { url: '', searches: [], braveRefused: 0, chats: [], embedded: [], hits: [], llmFails: false, slowDropped: 0, close: async () => undefined };
   const server = http.createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url!, 'http://x');
@@ -114,6 +116,11 @@ export async function startStack(): Promise<Stack> {
         stack.hits.push(p);
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         return res.end(PAGES[p]!.html);
+      }
+      if (p === '/slow') {
+        stack.hits.push(p);
+        res.on('close', () => stack.slowDropped++);
+        return;
       }
       if (p === '/search') {
         if (url.searchParams.get('format') !== 'json') return json(res, 403, { error: 'format not allowed' });
