@@ -31,13 +31,14 @@ export async function httpClient(url: string, mode: Mode, secret?: string): Prom
   return wrap(c);
 }
 
-export async function stdioClient(dataDir: string, secret: string): Promise<VerbClient> {
-  const c = new Client({ name: 'verbs', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+/** The built entry over stdio, opening in `mode`'s era; `env` adds settings (GATEWAY_API_KEY, egress). */
+export async function stdioClient(dataDir: string, secret: string, mode: Mode = 'v2 pinned to 2026-07-28', env: Record<string, string> = {}): Promise<VerbClient> {
+  const c = new Client({ name: 'verbs', version: '1' }, { versionNegotiation: { mode: MODES[mode] } });
   await c.connect(
     new StdioClientTransport({
       command: process.execPath,
       args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', AGENT_SECRET: secret },
+      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', AGENT_SECRET: secret, ...env },
       stderr: 'pipe',
     }),
   );

@@ -96,11 +96,12 @@ describe.each(Object.keys(MODES) as Mode[])('coach, %s', (mode) => {
 });
 
 describe('coach elsewhere', () => {
-  it('answers over stdio (the built entry)', async () => {
-    const agent = await register(gw.url, 'stdio-coached');
-    const c = await stdioClient(gw.dataDir, agent.secret);
+  it.each(Object.keys(MODES) as Mode[])('answers over stdio (the built entry), %s', async (mode) => {
+    const handle = `stdio-coached-${mode.includes('pinned') ? 'p' : 'l'}`;
+    const agent = await register(gw.url, handle);
+    const c = await stdioClient(gw.dataDir, agent.secret, mode);
     try {
-      expect((await coachOf(c)).handle).toBe('stdio-coached');
+      expect((await coachOf(c)).handle).toBe(handle);
     } finally {
       await c.close();
     }

@@ -88,12 +88,13 @@ describe.each(Object.keys(MODES) as Mode[])('memory verb, %s', (mode) => {
 });
 
 describe('memory verb elsewhere', () => {
-  it('answers over stdio (the built entry)', async () => {
-    const c = await stdioClient(gw.dataDir, alice.secret);
+  it.each(Object.keys(MODES) as Mode[])('answers over stdio (the built entry), %s', async (mode) => {
+    const c = await stdioClient(gw.dataDir, alice.secret, mode);
+    const ns = `stdio-${mode.includes('pinned') ? 'pinned' : 'legacy'}`;
     try {
-      const put = await c.call('memory', { action: 'put', namespace: 'stdio', key: 'k', value: 42 });
+      const put = await c.call('memory', { action: 'put', namespace: ns, key: 'k', value: 42 });
       expect(put.structuredContent).toMatchObject({ action: 'put', result: { owner: 'alice' } });
-      expect((await c.call('memory', { action: 'get', namespace: 'stdio', key: 'k' })).structuredContent.result.value).toBe(42);
+      expect((await c.call('memory', { action: 'get', namespace: ns, key: 'k' })).structuredContent.result.value).toBe(42);
       expect(errorOf(await c.call('memory', { action: 'nope' })).status).toBe(422);
     } finally {
       await c.close();

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vaultLogin } from '../../tools/vault/login.js';
 import { api, register, startGateway, tempDir, type TestGateway } from '../helpers/gateway.js';
-import { errorOf, httpClient, stdioClient, type VerbClient } from './clients.js';
+import { errorOf, httpClient, MODES, stdioClient, type Mode, type VerbClient } from './clients.js';
 
 let gw: TestGateway;
 let alice: { handle: string; secret: string };
@@ -144,21 +144,21 @@ describe('2025-era session (v2 legacy over Streamable HTTP)', () => {
 });
 
 describe('stdio', () => {
-  it('binds the process connection (anonymous until then)', async () => {
+  it.each(Object.keys(MODES) as Mode[])('binds the process connection (anonymous until then), %s', async (mode) => {
     const dataDir = tempDir();
     // The agent lives in the stdio gateway's own data directory: register it there first, through REST.
     const local = await startGateway({ dataDir });
-    const dave = await register(local.url, 'dave');
+    const dave = await register(local.url, mode.includes('pinned') ? 'dave' : 'dora');
     await local.stop();
-    const c = await stdioClient(dataDir, '');
+    const c = await stdioClient(dataDir, '', mode);
     try {
       expect(errorOf(await c.call('coach', {})).status).toBe(401);
-      const r = await c.call('vault_login', { handle: 'dave', secret: dave.secret });
+      const r = await c.call('vault_login', { handle: dave.handle, secret: dave.secret });
       never(r, dave.secret);
-      expect(r.structuredContent).toMatchObject({ handle: 'dave', bound: true, login: null });
+      expect(r.structuredContent).toMatchObject({ handle: dave.handle, bound: true, login: null });
       const put = await c.call('memory', { action: 'put', namespace: 'n', key: 'k', value: 1 });
-      expect(put.structuredContent.result.owner).toBe('dave');
-      expect(errorOf(await c.call('vault_login', { handle: 'dave', secret: 'ags_wrong' })).status).toBe(401);
+      expect(put.structuredContent.result.owner).toBe(dave.handle);
+      expect(errorOf(await c.call('vault_login', { handle: dave.handle, secret: 'ags_wrong' })).status).toBe(401);
     } finally {
       await c.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
