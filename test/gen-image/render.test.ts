@@ -76,6 +76,18 @@ describe('checkSvg', () => {
 });
 
 describe('render', () => {
+  it('draws text with DejaVu only: Serif and Sans Mono by name, generic and unknown families as DejaVu Sans', async () => {
+    const png = async (family: string): Promise<Buffer> => {
+      const r = await render({ spec: `<svg xmlns="http://www.w3.org/2000/svg" width="240" height="40"><text x="5" y="30" font-family="${family}" font-size="24">Hamburgefonts</text></svg>`, scale: 1 });
+      if (!r.ok) throw new Error(r.message);
+      return Buffer.from(r.png);
+    };
+    const sans = await png('DejaVu Sans');
+    expect((await png('DejaVu Serif')).equals(sans)).toBe(false);
+    expect((await png('DejaVu Sans Mono')).equals(sans)).toBe(false);
+    for (const family of ['sans-serif', 'serif', 'monospace', 'Helvetica, Arial', 'No Such Font']) expect((await png(family)).equals(sans), family).toBe(true);
+  });
+
   it('caps the spec size and the pixels, scale included', async () => {
     expect(await render({ spec: `<svg xmlns="http://www.w3.org/2000/svg"><desc>${'x'.repeat(1_000_001)}</desc></svg>`, scale: 1 })).toMatchObject({ ok: false, reason: 'too_large' });
     expect(await render({ spec: svg('', ' width="2000" height="2000"').replace(' width="20" height="20"', ''), scale: 3 })).toMatchObject({ ok: false, reason: 'too_large' });

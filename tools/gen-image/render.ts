@@ -27,19 +27,21 @@ export class RenderError extends Error {
 // ---- Fonts -------------------------------------------------------------------------------------------------
 
 const FONT_DIR = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-const FACES = ['', '-Bold', '-Oblique', '-BoldOblique'];
-const FONT_FILES = [
-  ...FACES.map((f) => `DejaVuSans${f}.ttf`),
-  ...['', '-Bold', '-Italic', '-BoldItalic'].map((f) => `DejaVuSerif${f}.ttf`),
-  ...FACES.map((f) => `DejaVuSansMono${f}.ttf`),
-].map((f) => path.join(FONT_DIR, f));
+const fontFiles = (family: string, faces: string[]): string[] => faces.map((f) => path.join(FONT_DIR, `${family}${f}.ttf`));
+const SANS = fontFiles('DejaVuSans', ['', '-Bold', '-Oblique', '-BoldOblique']);
+const SERIF = fontFiles('DejaVuSerif', ['', '-Bold', '-Italic', '-BoldItalic']);
+const MONO = fontFiles('DejaVuSansMono', ['', '-Bold', '-Oblique', '-BoldOblique']);
 
 /**
- * DejaVu only, never the machine's fonts. resvg-js maps every generic family (sans-serif, serif, monospace…)
- * to the default family, so `serif` text is DejaVu Sans too; the families by name ("DejaVu Serif",
- * "DejaVu Sans Mono") render as themselves.
+ * DejaVu only, never the machine's fonts, so text renders the same everywhere. resvg-js maps every generic
+ * family (sans-serif, serif, monospace…) to the default family, DejaVu Sans; DejaVu Serif and DejaVu Sans Mono
+ * render as themselves when an SVG names them, and are loaded only then (each face loaded costs about a
+ * millisecond per render: resvg builds its font database anew for every image).
  */
-const FONT: NonNullable<ResvgRenderOptions['font']> = { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: 'DejaVu Sans' };
+function fontsFor(svg: string): NonNullable<ResvgRenderOptions['font']> {
+  const files = [...SANS, ...(/DejaVu\s*Serif/i.test(svg) ? SERIF : []), ...(/DejaVu\s*Sans\s*Mono/i.test(svg) ? MONO : [])];
+  return { loadSystemFonts: false, fontFiles: files, defaultFontFamily: 'DejaVu Sans' };
+}
 
 // ---- What the spec is ----------------------------------------------------------------------------------------
 
@@ -242,7 +244,7 @@ export function rasterise(svg: string, scale: number): { png: Buffer; width: num
   checkSvg(svg);
   let r: Resvg;
   try {
-    r = new Resvg(svg, { font: FONT, fitTo: scale === 1 ? { mode: 'original' } : { mode: 'zoom', value: scale }, logLevel: 'off' });
+    r = new Resvg(svg, { font: fontsFor(svg), fitTo: scale === 1 ? { mode: 'original' } : { mode: 'zoom', value: scale }, logLevel: 'off' });
   } catch (err) {
     const why = (err as Error).message.replace(/^SVG data parsing failed cause /, '');
     throw new RenderError(/nodes limit/.test(why) ? 'too_large' : 'invalid_svg', `The SVG does not parse: ${clip(why)}.`);
