@@ -29,7 +29,7 @@ beforeAll(async () => {
   await eventually(async () => {
     const g = await api(gw.url, 'GET', '/memory/graph', { secret: alice.secret });
     expect(g.body.edges.map((e: { type: string }) => e.type)).toContain('shares-entity');
-  });
+  }, 60_000);
 });
 afterAll(async () => gw.cleanup());
 
@@ -77,7 +77,7 @@ describe.each(CONNECTIONS)('the memory graph app, %s', (connection) => {
       // The package's browser bundle, verbatim up to its export list, and the view that uses it.
       const bundle = BUNDLE.slice(0, BUNDLE.lastIndexOf('export{'));
       expect(html).toContain(bundle);
-      expect(html).toContain('const McpExtApps = {');
+      expect(html).toContain('const McpExtApps = (() => {');
       expect(html).toContain("name: 'memory_get'");
       expect(html).not.toContain('//@ext-apps-bundle');
       // Nothing is fetched: no external script, style sheet, image or frame, no style from elsewhere.

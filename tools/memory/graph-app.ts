@@ -42,8 +42,9 @@ export function memoryGraphAppHtml(): string {
 
 /**
  * The template with the browser bundle of the App class (an ES module that imports nothing) in its module
- * script. The bundle's closing `export { a as App, … }` becomes `const McpExtApps = { App: a, … }`, so the view's
- * code after it in the same script reads the exports without an import (an inline script has no URL to import).
+ * script, inside a function of its own so its minified top-level names cannot clash with the view's: its closing
+ * `export { a as App, … }` becomes that function's `return { App: a, … }`, and the view's code after it in the
+ * same script reads `McpExtApps.App` (an inline script has no URL to import from).
  */
 export function assemble(template: string, bundle: string): string {
   const exported = /export\s*\{([^}]*)\}\s*;?\s*$/.exec(bundle);
@@ -57,7 +58,7 @@ export function assemble(template: string, bundle: string): string {
       return `${JSON.stringify(as ?? local)}: ${local}`;
     });
   // `</script` would end the element early; escaped it means the same inside a string, template or regex.
-  const code = `${bundle.slice(0, exported.index)}\nconst McpExtApps = { ${names.join(', ')} };`.replace(/<\/(script)/gi, '<\\/$1');
+  const code = `const McpExtApps = (() => {\n${bundle.slice(0, exported.index)}\nreturn { ${names.join(', ')} };\n})();`.replace(/<\/(script)/gi, '<\\/$1');
   if (!template.includes(MARKER)) throw new Error(`${TEMPLATE} has no ${MARKER} line`);
   // A function replacer: `$` sequences in the bundle stay as they are.
   return template.replace(MARKER, () => code);
