@@ -89,12 +89,15 @@ export interface ImageClient {
   call(args: Record<string, unknown>): Promise<Result>;
   listTools(): Promise<{ name: string; outputSchema?: Record<string, unknown>; annotations?: Record<string, unknown> }[]>;
   close(): Promise<void>;
+  /** The gateway's process id, over stdio. */
+  pid?: number | null;
 }
 
-const wrap = (c: Client): ImageClient => ({
+const wrap = (c: Client, pid?: () => number | null): ImageClient => ({
   call: async (args) => (await c.callTool({ name: 'gen_image', arguments: args })) as Result,
   listTools: async () => (await c.listTools()).tools as { name: string; outputSchema?: Record<string, unknown> }[],
   close: () => c.close(),
+  ...(pid ? { get pid() { return pid(); } } : {}),
 });
 
 /** The v2 SDK over Streamable HTTP in `mode`, sending the API key as X-API-Key when given. */
@@ -107,15 +110,14 @@ export async function httpImageClient(url: string, mode: Mode, key?: string): Pr
 /** The v2 SDK pinned to 2026-07-28 over stdio on the built entry, paying with GATEWAY_API_KEY. */
 export async function stdioImageClient(dataDir: string, key: string, env: Record<string, string> = {}): Promise<ImageClient> {
   const c = new Client({ name: 'gen-image-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await c.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', GATEWAY_API_KEY: key, ...env },
-      stderr: 'pipe',
-    }),
-  );
-  return wrap(c);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'mcp'],
+    env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', GATEWAY_API_KEY: key, ...env },
+    stderr: 'pipe',
+  });
+  await c.connect(transport);
+  return wrap(c, () => transport.pid);
 }
 
 /** The error body of an isError result: {error: {code, message, …}, detail?, status}. */

@@ -1,5 +1,6 @@
 // gen_image over stdio (the built entry) with the v2 SDK pinned to 2026-07-28, paying with GATEWAY_API_KEY: a
 // chart and a prompt, their artifacts served by an HTTP gateway on the same data dir, and a failure not charged.
+import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { errorOf, freeKey, IMAGE_KEY, IMAGE_MODEL, imageBlocks, pngSize, startImagesEndpoint, stdioImageClient, usage, type ImageClient, type ImagesEndpoint } from './helpers.js';
@@ -45,4 +46,34 @@ it('a bad spec and an upstream failure over stdio are errors that cost nothing',
   expect(e).toMatchObject({ status: 502, error: { code: 'upstream_error', upstream_status: 500 } });
   expect(JSON.stringify(e)).not.toContain(IMAGE_KEY);
   expect(await usage(gw.url, key)).toEqual(before);
+});
+
+/** Processes whose parent is `ppid`, with their command line and environment (Linux /proc). */
+function childrenOf(ppid: number): { pid: string; cmdline: string[]; environ: string[] }[] {
+  return fs.readdirSync('/proc').flatMap((pid) => {
+    if (!/^\d+$/.test(pid)) return [];
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== ppid) return [];
+      const list = (f: string) => fs.readFileSync(`/proc/${pid}/${f}`, 'utf8').split('\0').filter(Boolean);
+      return [{ pid, cmdline: list('cmdline'), environ: list('environ') }];
+    } catch {
+      return []; // gone meanwhile
+    }
+  });
+}
+
+it.runIf(process.platform === 'linux')('the built gateway renders in a child process under Node’s permission model, with no secret in its environment', () => {
+  const renderers = childrenOf(c.pid!).filter((p) => p.cmdline.some((a) => a.endsWith('render-process.js')));
+  expect(renderers.length).toBeGreaterThan(0);
+  for (const p of renderers) {
+    expect(p.cmdline.some((a) => a === '--permission' || a === '--experimental-permission')).toBe(true);
+    expect(p.cmdline).toContain('--allow-addons');
+    const reads = p.cmdline.filter((a) => a.startsWith('--allow-fs-read=')).map((a) => a.slice('--allow-fs-read='.length));
+    expect(reads).toEqual([expect.stringMatching(/dist\/tools\/gen-image$/), expect.stringMatching(/node_modules$/)]);
+    expect(p.cmdline.some((a) => a.startsWith('--allow-fs-write') || a.startsWith('--allow-child-process'))).toBe(false);
+    // PATH, and the IPC channel fork() adds.
+    expect(p.environ.map((e) => e.split('=')[0]).filter((k) => !k.startsWith('NODE_CHANNEL_'))).toEqual(['PATH']);
+    expect(p.environ.join('\n')).not.toContain(IMAGE_KEY);
+  }
 });

@@ -5,10 +5,12 @@
 //
 // Processes, not worker threads: a worker that reaches its heap limit can take the whole process down with it
 // (V8's fatal out-of-memory, seen here with resourceLimits), a worker cannot be stopped inside native code
-// (resvg), and it would share the gateway's environment. A render process gets only PATH, no secrets.
+// (resvg), and it would share the gateway's environment and file access. A render process gets only PATH (no
+// secrets) and, built, runs under Node's permission model (see permissionFlags).
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { GatewayError } from '../../src/errors.js';
 import { siblingModule } from '../../src/threads.js';
@@ -17,11 +19,27 @@ import { LIMITS, type RenderReply, type RenderRequest } from './limits.js';
 const ENTRY = siblingModule(import.meta.url, 'render-process');
 const POOL_SIZE = Math.max(1, Math.min(2, os.availableParallelism()));
 
+const has = (flag: string): boolean => process.allowedNodeEnvironmentFlags.has(flag);
+const PERMISSION = has('--permission') ? '--permission' : has('--experimental-permission') ? '--experimental-permission' : null;
+
+/**
+ * Node's permission model for the render process of the built gateway, where the node running it has one: it
+ * reads only its own directory and node_modules, writes nothing, starts no process or worker, and may load
+ * native addons (resvg). Defence in depth should a spec ever escape Vega's expression sandbox; it does not limit
+ * the network. Not from TypeScript sources (tests, tsx): tsx itself needs esbuild's process and workers.
+ */
+function permissionFlags(nodeModules: string): string[] {
+  if (!PERMISSION || !has('--allow-addons')) return [];
+  return [PERMISSION, `--allow-fs-read=${path.dirname(fileURLToPath(ENTRY))}`, `--allow-fs-read=${nodeModules}`, '--allow-addons'];
+}
+
 function spawn(): ChildProcess {
+  const require = createRequire(import.meta.url);
+  const nodeModules = path.dirname(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')));
   // From TypeScript sources (tests, tsx) the process loads tsx first, found from here rather than the cwd.
-  const tsx = ENTRY.pathname.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+  const mode = ENTRY.pathname.endsWith('.ts') ? ['--import', pathToFileURL(require.resolve('tsx')).href] : permissionFlags(nodeModules);
   return fork(fileURLToPath(ENTRY), [], {
-    execArgv: [...tsx, `--max-old-space-size=${LIMITS.renderHeapMb}`],
+    execArgv: [...mode, `--max-old-space-size=${LIMITS.renderHeapMb}`],
     env: { PATH: process.env.PATH ?? '' },
     serialization: 'advanced',
     // Never the parent's stdout: over stdio it is the MCP channel.
