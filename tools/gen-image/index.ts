@@ -11,7 +11,7 @@ import { defineTool } from '../../src/registry/define-tool.js';
 import type { Tool, ToolContext } from '../../src/registry/types.js';
 import { AGENT_MAX_TTL, ANON_MAX_TTL, storeArtifact } from '../artifacts/service.js';
 import { extensionOf, type ImageInfo } from './image-info.js';
-import { LIMITS } from './limits.js';
+import { LIMITS, type RenderReply, type RenderRequest } from './limits.js';
 import { renderInProcess } from './renderer.js';
 import { generate } from './upstream.js';
 
@@ -58,11 +58,34 @@ interface Image extends ImageInfo {
   revised_prompt?: string;
 }
 
+/** Renders in flight (running or waiting) per caller: failures cost nothing, so slow specs must not pile up. */
+const inFlight = new Map<string, number>();
+
+/** Who is rendering: the agent, else the API key, else the client's address (hashed). */
+const callerKey = (ctx: ToolContext): string =>
+  ctx.caller.agent ? `agent:${ctx.caller.agent.id}` : ctx.caller.credentials.apiKey ? `key:${ctx.caller.credentials.apiKey}` : `client:${ctx.services.clientKey(ctx.caller.credentials.ip)}`;
+
+async function rendered(req: RenderRequest, ctx: ToolContext): Promise<RenderReply> {
+  const who = callerKey(ctx);
+  const n = inFlight.get(who) ?? 0;
+  if (n >= LIMITS.perCaller) {
+    throw new GatewayError('rate_limited', `At most ${LIMITS.perCaller} of your images are rendered at a time; retry when one has finished.`, { headers: { 'Retry-After': '1' } });
+  }
+  inFlight.set(who, n + 1);
+  try {
+    return await renderInProcess(req, ctx.signal);
+  } finally {
+    const left = (inFlight.get(who) ?? 1) - 1;
+    if (left > 0) inFlight.set(who, left);
+    else inFlight.delete(who);
+  }
+}
+
 async function fromSpec(input: z.output<typeof GenImageInput>, ctx: ToolContext): Promise<{ images: Image[]; spec_type: 'vega-lite' | 'vega' | 'svg'; warnings: string[] }> {
   for (const field of ['size', 'n'] as const) {
     if (input[field] !== undefined) throw invalid(field, 'applies to a prompt; a spec sets its own size (width and height in it), and scale multiplies it.');
   }
-  const reply = await renderInProcess({ spec: input.spec!, scale: input.scale ?? 1 }, ctx.signal);
+  const reply = await rendered({ spec: input.spec!, scale: input.scale ?? 1 }, ctx);
   if (!reply.ok) {
     throw new GatewayError('validation_error', reply.message, { detail: [{ loc: ['spec'], msg: reply.message, type: reply.reason }], extra: { reason: reply.reason } });
   }

@@ -17,6 +17,8 @@ export const LIMITS = {
   renderHeapMb: 256,
   /** Renders waiting for a render process; more are refused with 503. */
   maxQueued: 32,
+  /** Renders one caller may have running or waiting at once; more are refused with 429. */
+  perCaller: 2,
 } as const;
 
 /**
