@@ -1,5 +1,5 @@
 // One durable mechanism for all timed work (docs/architecture.md, "Background and durable work"). Items are rows with a due time; a tick claims due
-// ones under a lease and runs them with a concurrency cap. node-cron ticks every second; enqueueing work
+// ones under a lease and runs each in a free lane (a concurrency cap). node-cron ticks every second; enqueueing work
 // that is already due kicks a tick at once. The clock is the gateway's, so tests jump days ahead instantly.
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -49,6 +49,8 @@ export class Scheduler<C extends SchedulerContext> {
   private task: ReturnType<typeof cron.schedule> | null = null;
   private running: Promise<number> | null = null;
   private again = false;
+  /** Wakes a drain that waits for a lane (set while it waits). */
+  private wake: (() => void) | null = null;
   private stopped = false;
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -78,17 +80,18 @@ export class Scheduler<C extends SchedulerContext> {
     this.kick();
   }
 
-  /** Starts a drain unless one runs; a kick during a drain makes it go round once more. */
+  /** Starts a drain unless one runs; a kick during a drain wakes it to claim what became due. */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
+      this.wake?.();
       return;
     }
     this.running = this.drain().finally(() => (this.running = null));
   }
 
-  /** Runs everything due now (claiming in batches) and resolves with how many items ran. */
+  /** Runs everything due now, and what falls due meanwhile, to the end; resolves with how many items ran. */
   async runDue(): Promise<number> {
     while (this.running) await this.running;
     this.running = this.drain();
@@ -99,36 +102,32 @@ export class Scheduler<C extends SchedulerContext> {
     }
   }
 
+  /**
+   * Claims due items into free lanes and starts each at once; while items run it waits for a lane to free or a
+   * kick, then claims again. A long item (a research job) holds one lane, never the items behind it.
+   */
   private async drain(): Promise<number> {
-    let total = 0;
-    do {
+    const lanes = this.opts.concurrency ?? 16;
+    let started = 0;
+    while (!this.stopped) {
       this.again = false;
-      for (;;) {
-        if (this.stopped) return total;
-        const now = this.ctx.clock.now();
-        const maxLease = Math.max(...[...this.kinds.values()].map((k) => k.leaseMs), 1000);
-        const items = await store.claimDue(this.ctx.db, {
-          owner: this.owner,
-          now,
-          leaseUntil: now + maxLease,
-          limit: this.opts.batch ?? 200,
-          kinds: [...this.kinds.keys()],
-        });
-        if (items.length === 0) break;
-        await this.runAll(items);
-        total += items.length;
-      }
-    } while (this.again && !this.stopped);
-    return total;
+      const free = lanes - this.inFlight.size;
+      const items = free > 0 ? await this.claim(Math.min(free, this.opts.batch ?? 200)) : [];
+      for (const item of items) void this.runOne(item);
+      started += items.length;
+      // Something was due, or was kicked meanwhile: look again (with no lane free, that finds nothing and waits).
+      if (items.length > 0 || this.again) continue;
+      if (this.inFlight.size === 0) break;
+      await Promise.race([...this.inFlight, new Promise<void>((resolve) => (this.wake = resolve))]);
+      this.wake = null;
+    }
+    return started;
   }
 
-  private async runAll(items: store.WorkItem[]): Promise<void> {
-    const limit = this.opts.concurrency ?? 16;
-    let next = 0;
-    const lane = async () => {
-      while (next < items.length) await this.runOne(items[next++]);
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  private claim(limit: number): Promise<store.WorkItem[]> {
+    const now = this.ctx.clock.now();
+    const maxLease = Math.max(...[...this.kinds.values()].map((k) => k.leaseMs), 1000);
+    return store.claimDue(this.ctx.db, { owner: this.owner, now, leaseUntil: now + maxLease, limit, kinds: [...this.kinds.keys()] });
   }
 
   private runOne(item: store.WorkItem): Promise<void> {
