@@ -110,22 +110,24 @@ export function serveTasks(server: Server, catalog: McpCatalog, credentialsOf: (
    * result (completed, `isError`), as the same failure answered synchronously would be; `failed` is for protocol
    * errors only.
    */
-  const detailed = (row: store.McpTaskRow, s: WorkStatus, detail: Record<string, unknown>): DetailedTaskV2 => {
+  const detailed = (row: store.McpTaskRow, work: DurableWork, s: WorkStatus, detail: Record<string, unknown>): DetailedTaskV2 => {
     const base = taskOf(row, s);
     switch (s.state) {
       case 'running':
         return { ...base, status: 'working' };
       case 'canceled':
         return { ...base, status: 'cancelled' };
-      default:
-        return { ...base, status: 'completed', result: { ...textResult(detail, s.state === 'failed'), resultType: 'complete' } as CompletedTaskV2['result'] };
+      default: {
+        const value = s.state === 'succeeded' && work.resultOf ? work.resultOf(detail) : detail;
+        return { ...base, status: 'completed', result: { ...textResult(value, s.state === 'failed'), resultType: 'complete' } as CompletedTaskV2['result'] };
+      }
     }
   };
 
   server.setRequestHandler('tasks/get', { params: GetTaskRequestV2Schema.shape.params }, async ({ taskId }, ctx) => {
     const { row, work } = await open(taskId, ctx);
     const { status, detail } = await read(work, row.work_id);
-    return detailed(row, status, detail);
+    return detailed(row, work, status, detail);
   });
 
   // No task of ours asks the client for input, so there is never an outstanding request: responses are ignored,

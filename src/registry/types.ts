@@ -161,6 +161,11 @@ export interface DurableWork<R = unknown> {
   idOf(result: R): string | undefined;
   /** Where the work stands, from the `read` tool's answer. */
   statusOf(read: Record<string, unknown>): WorkStatus;
+  /**
+   * The tool's own result once the work succeeded, from the `read` tool's answer (so a task ends with what the
+   * call would have answered, matching its outputSchema); without it the read answer itself is the result.
+   */
+  resultOf?(read: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** A result that is bytes rather than JSON (artifact downloads); REST sends it as an attachment. */

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ERRORS, GatewayError, validationError, type ErrorCode } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { Charge } from '../../src/registry/call-types.js';
-import type { Tool, ToolContext } from '../../src/registry/types.js';
+import type { DurableWork, Tool, ToolContext } from '../../src/registry/types.js';
 import { jobWork, pollUrl } from '../jobs/index.js';
 import * as jobs from '../jobs/store.js';
 import { Key, Namespace, SCRATCHPAD } from '../memory/limits.js';
@@ -106,6 +106,12 @@ async function settleWhenDone(ctx: ToolContext, id: string, charge: Charge): Pro
   }
 }
 
+/** A research task ends with the research's own answer (the job's result), as the call would have given it. */
+const researchWork: DurableWork<{ job_id: string }> = {
+  ...jobWork,
+  resultOf: (j) => (j.result && typeof j.result === 'object' && !Array.isArray(j.result) ? (j.result as Record<string, unknown>) : j),
+};
+
 export const research = defineTool({
   name: 'research',
   title: 'Research a question',
@@ -122,7 +128,7 @@ export const research = defineTool({
   price: { usd: '0.05' },
   expose: { mcpOnly: true },
   annotations: { readOnlyHint: false, openWorldHint: true, idempotentHint: false },
-  durable: jobWork,
+  durable: researchWork,
   handler: async (input, ctx) => {
     const cap = ctx.config.research.maxSources;
     if (!input.urls && !ctx.config.search) {
