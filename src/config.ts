@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { validateAllowList } from './egress/address-policy.js';
 import { ENTITLEMENT_ENV, entitlementSettings, type EntitlementSettings } from './billing/entitlements/config.js';
+import { COMMERCIAL_ENV, commercialSettings, type CommercialSettings } from './commerce/config.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -86,6 +87,7 @@ const EnvSchema = z.object({
   AGENT_SECRET: z.string().optional(),
   GATEWAY_API_KEY: z.string().optional(),
   ...ENTITLEMENT_ENV,
+  ...COMMERCIAL_ENV,
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -144,6 +146,8 @@ export interface Config {
   x402: X402Config;
   /** Store entitlements: product mapping and App Store trust (src/billing/entitlements/config.ts). */
   entitlements: EntitlementSettings;
+  /** The commercial group at {api_url}: its listener, prices and rails (src/commerce/config.ts). */
+  commercial: CommercialSettings;
   /** Credentials the stdio MCP server acts with. */
   stdio: { handle?: string; secret?: string; apiKey?: string };
 }
@@ -274,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     readerThreads: e.GATEWAY_READER_THREADS,
     x402: x402Config(e),
     entitlements: entitlementSettings(e, ConfigError),
+    commercial: commercialSettings(e),
     stdio: { handle: e.AGENT_HANDLE, secret: e.AGENT_SECRET, apiKey: e.GATEWAY_API_KEY },
   };
 }
