@@ -105,3 +105,18 @@ export const paymentById = (db: Db, id: string): Promise<PaymentRow | undefined>
 
 export const paymentsByPayer = (db: Db, payer: string): Promise<PaymentRow[]> =>
   db.all<PaymentRow>('SELECT * FROM x402_payments WHERE payer = ? ORDER BY created_at', [payer.toLowerCase()]);
+
+/** Order holds (issue 23) are rows whose `tool` is `order:<orderId>`: verified at placement, settled on delivery. */
+export const ORDER_HOLD_PREFIX = 'order:';
+
+export const isOrderHold = (row: Pick<PaymentRow, 'tool'>): boolean => row.tool.startsWith(ORDER_HOLD_PREFIX);
+
+/** An order hold still waiting for its delivery: claimed, not settling, and its authorization not expired. */
+export const orderHoldWaiting = (row: Pick<PaymentRow, 'tool' | 'status' | 'valid_before'>, nowMs: number): boolean =>
+  isOrderHold(row) && row.status === 'verified' && Math.floor(nowMs / 1000) < row.valid_before;
+
+/**
+ * An order hold left 'settling' with no transaction this long was interrupted before it signed (signing follows
+ * the status change within seconds): its capture may run again.
+ */
+export const ORDER_SETTLING_STALE_MS = 2 * 60_000;

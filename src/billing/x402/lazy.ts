@@ -3,14 +3,16 @@
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../log.js';
 import type { Db } from '../../store/db.js';
-import { openPayments } from '../../store/x402-ledger.js';
+import { openPayments, orderHoldWaiting } from '../../store/x402-ledger.js';
 import type { PaymentMethod } from '../charge.js';
 import type { PaymentSettings } from '../challenge.js';
 import type { ServiceWallet } from '../wallet.js';
-import type { RecoverySummary, X402, X402Hooks } from './index.js';
+import type { RecoverySummary, X402, X402Hooks, X402OrderPayments } from './index.js';
 
 export interface LazyX402 {
   method: PaymentMethod;
+  /** The order payments behind the x402 order rail (src/commerce/x402-rail.ts); loads x402 on first use. */
+  orders(): Promise<X402OrderPayments>;
   recover(): Promise<RecoverySummary>;
   hooks: X402Hooks;
   close(): void;
@@ -31,8 +33,11 @@ export function createLazyX402(o: { db: Db; clock: Clock; log: Logger; wallet: S
         return (await load()).method.begin(tool, caller, meta, settings);
       },
     },
+    orders: async () => (await load()).orders,
     recover: async () => {
-      if ((await openPayments(o.db)).length === 0) return { checked: 0, recovered: 0, abandoned: 0, failed: 0, open: 0 };
+      // Order holds waiting for delivery are not recovery's business: they alone do not load x402.
+      const now = o.clock.now();
+      if ((await openPayments(o.db)).every((r) => orderHoldWaiting(r, now))) return { checked: 0, recovered: 0, abandoned: 0, released: 0, failed: 0, open: 0 };
       return (await load()).recover();
     },
     close: () => void real?.then((x) => x.close()),

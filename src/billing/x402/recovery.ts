@@ -6,6 +6,9 @@
 // - unused, and no transaction of ours can still land (none was signed, it reverted, or validBefore passed)
 //   → abandoned (or failed if our transaction reverted): the caller never got the result and pays nothing;
 // - otherwise (a signed transaction might still be mined) the row stays open and is looked at again later.
+// Order holds (tool `order:<id>`, issue 23) wait for their delivery, across restarts: left alone while their
+// authorization is valid; once it expired unsettled they are 'released'; one whose capture was interrupted before
+// it signed goes back to 'verified' so the capture can run again.
 import { eip3009ABI } from '@x402/evm';
 import { getAddress, parseAbiItem, parseEventLogs, type Hex, type TransactionReceipt } from 'viem';
 import type { Clock } from '../../clock.js';
@@ -23,6 +26,8 @@ export interface RecoverySummary {
   checked: number;
   recovered: number;
   abandoned: number;
+  /** Order holds whose authorization expired unsettled. */
+  released: number;
   failed: number;
   open: number;
 }
@@ -69,8 +74,9 @@ export class Recovery {
   }
 
   private async run(): Promise<RecoverySummary> {
-    const rows = (await ledger.openPayments(this.db)).filter((r) => !this.inFlight.has(r.id));
-    const s: RecoverySummary = { checked: rows.length, recovered: 0, abandoned: 0, failed: 0, open: 0 };
+    const now = this.clock.now();
+    const rows = (await ledger.openPayments(this.db)).filter((r) => !this.inFlight.has(r.id) && !ledger.orderHoldWaiting(r, now));
+    const s: RecoverySummary = { checked: rows.length, recovered: 0, abandoned: 0, released: 0, failed: 0, open: 0 };
     for (const row of rows) {
       try {
         const outcome = await this.settleRow(row);
@@ -85,7 +91,7 @@ export class Recovery {
     return s;
   }
 
-  private async settleRow(row: ledger.PaymentRow): Promise<'recovered' | 'abandoned' | 'failed' | 'open'> {
+  private async settleRow(row: ledger.PaymentRow): Promise<'recovered' | 'abandoned' | 'released' | 'failed' | 'open'> {
     const { client } = this;
     const now = this.clock.now();
     let receipt: TransactionReceipt | null = null;
@@ -115,6 +121,19 @@ export class Recovery {
       return 'failed';
     }
     const expired = Math.floor(now / 1000) >= row.valid_before;
+    if (ledger.isOrderHold(row)) {
+      if (expired) {
+        await ledger.setStatus(this.db, row.id, ['verified', 'settling'], 'released', now, { error: 'recovery: the order hold expired before delivery; not charged' });
+        this.log.info({ payment: row.id, order: row.tool }, 'x402 order hold released by recovery: its authorization expired unsettled');
+        return 'released';
+      }
+      // Still valid and 'settling': a capture signed and not mined stays open; one interrupted before it signed
+      // (stale) waits for its capture again.
+      if (!row.tx_hash && now - row.updated_at >= ledger.ORDER_SETTLING_STALE_MS) {
+        await ledger.setStatus(this.db, row.id, ['settling'], 'verified', now, { error: 'recovery: capture interrupted before signing' });
+      }
+      return 'open';
+    }
     if (!row.tx_hash || expired) {
       await ledger.setStatus(this.db, row.id, ['verified', 'settling'], 'abandoned', now, {
         error: row.tx_hash ? 'recovery: not settled before validBefore' : 'recovery: interrupted before settlement; not charged',
