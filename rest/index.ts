@@ -20,3 +20,5 @@ import { socialRoutes } from './social.js';
 import { catalogRoutes } from './catalog.js';
 
 export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...notificationRoutes, ...connectionRoutes, ...workRoutes, ...watchRoutes, ...x402Routes, ...askRoutes, ...chatRoutes, ...wallRoutes, ...socialRoutes, ...catalogRoutes];
+
+export { commercialRoutes } from './commercial.js';

@@ -6,7 +6,7 @@ import type client from 'prom-client';
 import { allTools, createWorkers, createWorkKinds } from '../tools/index.js';
 import * as identityStore from '../tools/identity/store.js';
 import { GATEWAY_VERSION } from '../tools/gateway/index.js';
-import { routes } from '../rest/index.js';
+import { commercialRoutes, routes } from '../rest/index.js';
 import { resourceListers, resources, resourceTemplates } from '../resources/index.js';
 import { prompts } from '../prompts/index.js';
 import { systemClock, type Clock } from './clock.js';
@@ -14,7 +14,7 @@ import type { Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { createMetrics } from './metrics.js';
 import { credentialsOf } from './http/credentials.js';
-import { buildOpenApi } from './http/openapi.js';
+import { buildOpenApi, type InfraPath } from './http/openapi.js';
 import { OriginGuard } from './http/origin-guard.js';
 import { mountOperatorConsole } from './http/operator-console.js';
 import { sendJson } from './http/send.js';
@@ -46,6 +46,13 @@ import { SqliteDb } from './store/sqlite.js';
 import { loginAgent } from './store/vault-logins.js';
 import { hashSecret } from './auth/secrets.js';
 
+/** What the commercial listener serves beside its route table. */
+const API_INFRA: InfraPath[] = [
+  { method: 'get', path: '/healthz', summary: 'Liveness', tag: 'operations' },
+  { method: 'get', path: '/readyz', summary: 'Readiness (database reachable)', tag: 'operations' },
+  { method: 'get', path: '/openapi.json', summary: 'This document', tag: 'operations' },
+];
+
 export interface GatewayOptions {
   config: Config;
   clock?: Clock;
@@ -70,6 +77,8 @@ export interface CatalogAdditions {
 export class Gateway {
   readonly mcpCatalog: McpCatalog;
   private http?: http.Server;
+  /** The commercial group's listener ({api_url}). */
+  private apiHttp?: http.Server;
   private streamable?: StreamableHttpEndpoint;
   private mcpLoading?: Promise<{ streamable: StreamableHttpEndpoint; sse: LegacySseEndpoint }>;
   private sse?: LegacySseEndpoint;
@@ -130,6 +139,7 @@ export class Gateway {
         return c.ok ? c.grant : null;
       },
       resolveLogin: async (login) => (await loginAgent(db, hashSecret(login), clock.now())) ?? null,
+      resolveAccount: (key) => infra.services.commerce.accounts.resolve(key),
       base: { db, clock, config, log, services: infra.services },
     });
     registry.setChargeStep(infra.billing);
@@ -188,7 +198,7 @@ export class Gateway {
   }
 
   /** Binds the HTTP port; resolves with the address actually bound. */
-  async listen(): Promise<{ port: number; url: string }> {
+  async listen(): Promise<{ port: number; url: string; apiUrl: string }> {
     const { config } = this;
     const guard = new OriginGuard(config);
     // A /mcp/agent request carries its access token in credentials of its own (src/mcp/signed-in.ts).
@@ -232,10 +242,44 @@ export class Gateway {
       (config as { baseUrl: string }).baseUrl = `http://${host}:${port}`;
     }
     guard.update(port);
-    return { port, url: config.baseUrl };
+    const apiUrl = await this.listenApi();
+    return { port, url: config.baseUrl, apiUrl };
   }
 
-  private operationsRoutes(router: Router, openapi: () => unknown): void {
+  /** The second listener: the commercial group at {api_url}, its own routes and OpenAPI document. */
+  private async listenApi(): Promise<string> {
+    const c = this.config.commercial;
+    let openapi: unknown;
+    const doc = () =>
+      (openapi ??= buildOpenApi(commercialRoutes, this.registry, c.baseUrl, GATEWAY_VERSION, {
+        title: 'Agent Gateway commercial API',
+        description: 'Paid services charged on delivery: accounts, orders, copy, content and dev tasks. Send the revenue key from POST /signup as X-Revenue-Key.',
+        infra: API_INFRA,
+      }));
+    const server = createHttpServer({
+      config: this.config,
+      log: this.log,
+      registry: this.registry,
+      routes: commercialRoutes,
+      extend: (router) => {
+        this.healthRoutes(router);
+        router.add('GET', '/openapi.json', (_req, res) => sendJson(res, 200, doc()));
+      },
+    });
+    this.apiHttp = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(c.port, c.host, () => resolve());
+    });
+    if (c.baseUrlFromListen) {
+      const host = new URL(c.baseUrl).hostname;
+      (c as { baseUrl: string }).baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
+    }
+    return c.baseUrl;
+  }
+
+  /** /healthz and /readyz, on both listeners. */
+  private healthRoutes(router: Router): void {
     router.add('GET', '/healthz', (_req, res) => sendJson(res, 200, { status: 'ok', version: GATEWAY_VERSION }));
     router.add('GET', '/readyz', async (_req, res) => {
       if (this.stopping) return sendJson(res, 503, { status: 'stopping' });
@@ -246,6 +290,10 @@ export class Gateway {
         sendJson(res, 503, { status: 'database unavailable' });
       }
     });
+  }
+
+  private operationsRoutes(router: Router, openapi: () => unknown): void {
+    this.healthRoutes(router);
     router.add('GET', '/metrics', async (_req, res) => {
       const body = await this.metrics!.metrics();
       res.writeHead(200, { 'Content-Type': this.metrics!.contentType }).end(body);
@@ -257,6 +305,9 @@ export class Gateway {
   async close(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    const api = this.apiHttp;
+    const apiClosed = api ? new Promise<void>((resolve) => api.close(() => resolve())) : undefined;
+    api?.closeIdleConnections();
     const server = this.http;
     if (server) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -268,6 +319,12 @@ export class Gateway {
       const timer = setTimeout(() => server.closeAllConnections(), this.config.shutdownGraceMs);
       timer.unref();
       await closed;
+      clearTimeout(timer);
+    }
+    if (api) {
+      const timer = setTimeout(() => api.closeAllConnections(), this.config.shutdownGraceMs);
+      timer.unref();
+      await apiClosed;
       clearTimeout(timer);
     }
     this.feed?.close();

@@ -15,6 +15,7 @@ const REDACT = [
   '*.authorization',
   'headers.authorization',
   'headers["x-api-key"]',
+  'headers["x-revenue-key"]',
   'headers["payment-signature"]',
   'headers["x-payment"]',
   'value',

@@ -15,6 +15,12 @@ import { loadOrCreateWallet, type ServiceWallet } from './billing/wallet.js';
 import { createLazyX402, type LazyX402 } from './billing/x402/lazy.js';
 import { createEgress } from './egress/index.js';
 import { Bus } from './bus.js';
+import { Accounts } from './commerce/accounts.js';
+import { CardRail } from './commerce/card-rail.js';
+import { orderPath } from './commerce/index.js';
+import { CreditsRail } from './commerce/credits-rail.js';
+import type { Rail, RailName } from './commerce/rails.js';
+import { X402Rail } from './commerce/x402-rail.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { FsBlobStore } from './blobs/blob-store.js';
 import type { Registry } from './registry/registry.js';
@@ -57,6 +63,14 @@ export async function buildInfrastructure(o: {
   billing.addMethod(x402.method);
   await x402.recover().catch((err: unknown) => log.warn({ err }, 'x402 ledger recovery failed; open payments stay open'));
   const usage = new UsageRecorder(db, clock);
+  // The rails orders are paid through: the prepaid balance, x402 (verified when placed, settled on delivery), cards.
+  const orderRails = (): Map<RailName, Rail> => {
+    const rails = new Map<RailName, Rail>([['credits', new CreditsRail(db, clock)]]);
+    const c = config.commercial;
+    rails.set('x402', new X402Rail({ settings: payments, windowSeconds: c.x402WindowSeconds, resourceUrl: (s) => `${c.baseUrl}${orderPath(s)}`, payments: () => x402.orders(), clock }));
+    if (c.stripe) rails.set('card', new CardRail(c.stripe, log));
+    return rails;
+  };
   const services: Services = {
     clientKey,
     forgetAgent: (id) => resolver.forget(id),
@@ -70,6 +84,7 @@ export async function buildInfrastructure(o: {
     bus: new Bus(),
     blobs: new FsBlobStore(path.join(config.dataDir, 'blobs')),
     scheduler: undefined as unknown as Scheduler<WorkerContext>,
+    commerce: { accounts: new Accounts(db, () => clock.now()), rails: orderRails() },
   };
   // The scheduler runs work with the same services it is part of.
   services.scheduler = new Scheduler<WorkerContext>({ db, clock, config, log, services });

@@ -4,11 +4,13 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 export const SECRET_PREFIX = 'ags_';
 /** API keys (billing/keys.ts). */
 export const KEY_PREFIX = 'agk_live_';
+/** Revenue keys of the commercial group at {api_url} (src/commerce/accounts.ts). */
+export const REVENUE_KEY_PREFIX = 'agr_live_';
 
 export const newSecret = (prefix = SECRET_PREFIX): string => prefix + randomBytes(32).toString('base64url');
 
 /** An agent secret or API key of this gateway anywhere in a text: a prefix and 43 base64url characters. */
-const CREDENTIAL_IN_TEXT = new RegExp(`(?<![A-Za-z0-9_-])(?:${SECRET_PREFIX}|${KEY_PREFIX})[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`);
+const CREDENTIAL_IN_TEXT = new RegExp(`(?<![A-Za-z0-9_-])(?:${SECRET_PREFIX}|${KEY_PREFIX}|${REVENUE_KEY_PREFIX})[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`);
 
 /** Why text holding one is refused (posts, mail): published or sent, a credential is anyone's to use. */
 export const CREDENTIAL_REFUSED = 'the text holds what looks like an agent secret or API key; it is not sent (rotate it if it was real)';

@@ -13,7 +13,8 @@ export interface CommercialSettings {
   prices: PriceTable;
   /** Accounts one client address may open per 24 hours. */
   signupsPerClientPerDay: number;
-  /** A delivered dev task not accepted (or sent back) within this long is accepted, and captured. */
+  /** A delivered dev task not accepted (or sent back) within this long is accepted, and captured. The default (5 days)
+   * keeps a card authorisation, which lapses after 7 days, capturable. */
   devAutoAcceptMs: number;
   /** How many times a content order asks the model before it fails (a reply that misses the deliverable's shape). */
   contentAttempts: number;
@@ -39,7 +40,7 @@ export const COMMERCIAL_ENV = {
       }
     }),
   GATEWAY_SIGNUPS_PER_CLIENT_PER_DAY: z.coerce.number().int().positive().default(5),
-  GATEWAY_DEV_TASK_AUTO_ACCEPT_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  GATEWAY_DEV_TASK_AUTO_ACCEPT_DAYS: z.coerce.number().int().min(1).max(90).default(5),
   GATEWAY_CONTENT_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(3),
   GATEWAY_ORDER_X402_WINDOW_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret or restricted key (sk_test_…, sk_live_…)').optional(),

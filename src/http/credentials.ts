@@ -1,5 +1,6 @@
 // Credentials come from headers only (never the URL): Authorization: Bearer, X-API-Key, x402 payment headers.
 import type { IncomingMessage } from 'node:http';
+import { REVENUE_KEY_PREFIX } from '../auth/secrets.js';
 import type { Credentials, Transport } from '../registry/types.js';
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
@@ -23,8 +24,13 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
 }
 
 export function credentialsOf(req: IncomingMessage, transport: Transport, trustProxy: boolean): Credentials {
+  const bearer = bearerOf(req);
+  // A revenue key may come as a Bearer (the spec's /review): its prefix tells it from an agent secret.
+  const revenueBearer = bearer?.startsWith(REVENUE_KEY_PREFIX) === true;
+  const revenueKey = header(req, 'x-revenue-key') ?? (revenueBearer ? bearer : undefined);
   return {
-    bearer: bearerOf(req),
+    bearer: revenueBearer ? undefined : bearer,
+    ...(revenueKey !== undefined ? { revenueKey } : {}),
     apiKey: header(req, 'x-api-key'),
     paymentSignature: header(req, 'payment-signature'),
     xPayment: header(req, 'x-payment'),

@@ -8,7 +8,10 @@ import type { Route } from './route.js';
 type Json = Record<string, unknown>;
 
 /** Endpoints served by src/http itself (protocols and operations), documented beside the tool routes. */
-const INFRA: { method: string; path: string; summary: string; tag: string }[] = [
+/** Paths served outside the route tables (documented by hand). */
+export type InfraPath = { method: string; path: string; summary: string; tag: string };
+
+const INFRA: InfraPath[] = [
   { method: 'get', path: '/healthz', summary: 'Liveness', tag: 'operations' },
   { method: 'get', path: '/readyz', summary: 'Readiness (database reachable)', tag: 'operations' },
   { method: 'get', path: '/metrics', summary: 'Prometheus metrics', tag: 'operations' },
@@ -45,6 +48,8 @@ function security(route: Route, tool: Tool): Json[] | undefined {
       return [{ bearerAuth: [] }, {}];
     case 'paid':
       return [{ apiKey: [] }, { x402: [] }, { bearerAuth: [] }];
+    case 'account':
+      return [{ revenueKey: [] }, { revenueBearer: [] }];
     default:
       return undefined;
   }
@@ -59,7 +64,7 @@ function responses(route: Route, tool: Tool): Json {
     '404': { description: 'Not found', content: { 'application/json': { schema: ERROR_REF } } },
     '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } },
   };
-  if (tool.auth === 'owner' || tool.auth === 'optional_owner' || tool.selfField) {
+  if (tool.auth === 'owner' || tool.auth === 'optional_owner' || tool.auth === 'account' || tool.selfField) {
     out['401'] = { description: 'Missing credentials', content: { 'application/json': { schema: ERROR_REF } } };
     out['403'] = { description: 'Wrong credentials or another handle', content: { 'application/json': { schema: ERROR_REF } } };
   }
@@ -118,7 +123,20 @@ function operation(route: Route, tool: Tool, operationId: string, payments?: Pay
   return op;
 }
 
-export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: string, version: string): Json {
+/** The document's title and description: the gateway's, or another listener's (the commercial API). */
+export interface OpenApiInfo {
+  title: string;
+  description: string;
+  /** Its paths outside the route tables (default: the gateway's). */
+  infra?: InfraPath[];
+}
+
+const GATEWAY_INFO: OpenApiInfo = {
+  title: 'Agent Gateway',
+  description: 'A persistent home for stateless AI agents. Every operation is also an MCP tool (x-mcp-tool).',
+};
+
+export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: string, version: string, info: OpenApiInfo = GATEWAY_INFO): Json {
   const paths: Record<string, Json> = {};
   const used = new Map<string, number>();
   const add = (r: Route, path: string, tool: Tool) => {
@@ -138,7 +156,7 @@ export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: strin
     const dyn = r.tool;
     for (const tool of registry.list().filter(dyn.admits)) add({ ...r, input: 'body' }, r.path.replace(`{${dyn.param}}`, tool.name), tool);
   }
-  for (const i of INFRA) {
+  for (const i of info.infra ?? INFRA) {
     (paths[i.path] ??= {})[i.method] = {
       operationId: `${i.method}_${i.path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '')}`,
       summary: i.summary,
@@ -148,11 +166,7 @@ export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: strin
   }
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Agent Gateway',
-      version,
-      description: 'A persistent home for stateless AI agents. Every operation is also an MCP tool (x-mcp-tool).',
-    },
+    info: { title: info.title, version, description: info.description },
     servers: [{ url: baseUrl }],
     paths,
     components: {
@@ -160,6 +174,8 @@ export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: strin
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The agent secret returned once at registration.' },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         x402: { type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE', description: 'x402 v2 payment payload (base64 JSON).' },
+        revenueKey: { type: 'apiKey', in: 'header', name: 'X-Revenue-Key', description: 'The commercial API key from POST /signup.' },
+        revenueBearer: { type: 'http', scheme: 'bearer', description: 'The revenue key as a Bearer token (commercial API).' },
       },
       schemas: {
         Error: {

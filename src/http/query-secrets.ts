@@ -3,10 +3,10 @@ import { SECRET_PREFIX } from '../auth/secrets.js';
 
 const SECRET_NAMES = new Set([
   'secret', 'agent_secret', 'api_key', 'apikey', 'x-api-key', 'token', 'access_token', 'auth', 'authorization',
-  'password', 'bearer', 'payment-signature', 'x-payment',
+  'password', 'bearer', 'payment-signature', 'x-payment', 'revenue_key', 'x-revenue-key',
 ]);
 /** Value prefixes of credentials this gateway issues (every `agk_` key, not only `KEY_PREFIX`'s live ones: a URL is refused on the family). */
-export const CREDENTIAL_PREFIXES = [SECRET_PREFIX, 'agk_'];
+export const CREDENTIAL_PREFIXES = [SECRET_PREFIX, 'agk_', 'agr_'];
 
 /** Name of the offending query parameter, or null when the query string carries no credential. */
 export function secretInQuery(rawQuery: string): string | null {

@@ -16,6 +16,8 @@ export interface Credentials {
   operatorToken?: string;
   /** An OAuth access token and the resource (absolute URL) it was presented to; only /mcp/agent sets it. */
   accessToken?: { token: string; resource: string };
+  /** A revenue key of the commercial group (`X-Revenue-Key`, or a Bearer with its prefix at {api_url}). */
+  revenueKey?: string;
   /** A vault_login handle: the one a lasting MCP connection was bound to, or a verb's `login` argument. */
   login?: string;
   /** Client address, for anonymous rate limits and provenance. */
@@ -28,6 +30,13 @@ export interface AgentRef {
   handle: string;
 }
 
+/** A commercial account (issue 23), the holder of a revenue key. */
+export interface AccountRef {
+  id: string;
+  email: string;
+  name: string;
+}
+
 /** Who is calling, once credentials are checked. */
 export interface Caller {
   agent: AgentRef | null;
@@ -35,6 +44,9 @@ export interface Caller {
   badBearer: boolean;
   /** True when a vault_login handle was sent but is unknown, expired or revoked. */
   badLogin?: boolean;
+  /** The commercial account of a revenue key; `badRevenueKey` when one was sent that matches none. */
+  account?: AccountRef | null;
+  badRevenueKey?: boolean;
   /** What an OAuth access token was granted (read, write, vault, pay); absent for every other credential. */
   scopes?: readonly string[];
   credentials: Credentials;

@@ -6,7 +6,7 @@ import { GatewayError, toGatewayError, validationError, type ValidationIssue } f
 import { unknownFields } from './closed-objects.js';
 import { askBeforeActing } from './ask-step.js';
 import { confirmBeforeActing } from './confirm-step.js';
-import type { Charge, ChargeStep } from './call-types.js';
+import type { AccountRef, Charge, ChargeStep } from './call-types.js';
 import { bearerChallenge } from '../auth/oauth-resource.js';
 import { scopeFor } from '../auth/oauth-scopes.js';
 import type { AgentRef, CallMeta, CallOptions, Caller, Credentials, Tool, ToolContext, Transport } from './types.js';
@@ -30,6 +30,8 @@ export interface RegistryDeps {
   resolveAccessToken?(token: string, resource: string): Promise<{ agent: AgentRef; scopes: readonly string[] } | null>;
   /** The agent a live vault_login handle stands for, or null when it is unknown, expired or revoked. */
   resolveLogin?(login: string): Promise<AgentRef | null>;
+  /** The commercial account of a revenue key, or null. */
+  resolveAccount?(key: string): Promise<AccountRef | null>;
   /** What every handler sees besides the per-call fields (db, clock, config, log, services). */
   base: Omit<ToolContext, 'caller' | 'call' | 'meta' | 'signal' | 'upload' | 'holdCharge'>;
 }
@@ -96,6 +98,13 @@ export class Registry {
 
   /** Checks credentials once; a batch or a session reuses the result for many calls. */
   async resolve(credentials: Credentials): Promise<Caller> {
+    const caller = await this.resolveAgent(credentials);
+    if (credentials.revenueKey === undefined) return caller;
+    const account = (await this.deps.resolveAccount?.(credentials.revenueKey)) ?? null;
+    return { ...caller, account, badRevenueKey: account === null };
+  }
+
+  private async resolveAgent(credentials: Credentials): Promise<Caller> {
     // A vault_login handle is what the caller chose to act with (bound to its session, or an argument): it wins.
     if (credentials.login) {
       const agent = (await this.deps.resolveLogin?.(credentials.login)) ?? null;
@@ -213,8 +222,15 @@ function checkScope(tool: Tool, caller: Caller, baseUrl: string): void {
 const LOGIN_REFUSED =
   'The vault_login handle is unknown, expired or revoked. Call vault_login again, or sign in with OAuth (the /mcp/agent endpoint), which needs no handle.';
 
+const ACCOUNT_NEEDED = 'Send the revenue key in X-Revenue-Key (open an account with POST /signup on the commercial API).';
+
 function authorize(tool: Tool, caller: Caller): void {
   if (tool.auth === 'public') return;
+  if (tool.auth === 'account') {
+    if (caller.badRevenueKey) throw new GatewayError('forbidden', 'The revenue key is not valid.');
+    if (!caller.account) throw new GatewayError('unauthorized', ACCOUNT_NEEDED, { headers: { 'WWW-Authenticate': 'Bearer realm="agent-gateway-api"' } });
+    return;
+  }
   if (caller.badLogin) throw new GatewayError('unauthorized', LOGIN_REFUSED);
   if (caller.badBearer) throw new GatewayError('forbidden', 'The agent secret is not valid.');
   if (tool.auth === 'owner' && !caller.agent) {

@@ -12,13 +12,15 @@ import type { PaymentSettings } from '../billing/challenge.js';
 import type { Bus } from '../bus.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Content } from '../blobs/content.js';
+import type { Commerce } from '../commerce/index.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { AgentRef, CallMeta, Caller, Charge, Confirmation, Confirmer, Credentials, FormAnswer, FormQuestion, Price, Transport } from './call-types.js';
 
 // The call's own vocabulary lives in call-types.ts, which billing builds on; it stays importable from here.
 export type { AgentRef, CallMeta, Caller, Choice, Confirmation, ConfirmationAnswer, Confirmer, Credentials, FormAnswer, FormField, FormQuestion, FormValue, Price, Transport } from './call-types.js';
 
-export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid';
+/** `account`: a commercial account's revenue key is required (the group at {api_url}, issue 23). */
+export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid' | 'account';
 
 export interface ToolAnnotations {
   title?: string;
@@ -53,6 +55,8 @@ export interface Services {
   blobs: BlobStore;
   /** Durable timed work: jobs, timers, expiries, watch checks, webhook deliveries. */
   scheduler: Scheduler<WorkerContext>;
+  /** The commercial group's accounts and payment rails (issue 23). */
+  commerce: Commerce;
 }
 
 /**

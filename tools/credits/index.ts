@@ -5,7 +5,8 @@ import { numberInput } from '../../src/registry/number-input.js';
 import { isOperator } from '../../src/auth/operator.js';
 import { CREDIT_HEADERS, CREDIT_UNIT, creditsToUsd } from '../../src/billing/credits.js';
 import { MAX_PRODUCT_CREDITS } from '../../src/billing/entitlements/config.js';
-import { GatewayError } from '../../src/errors.js';
+import { GatewayError, validationError } from '../../src/errors.js';
+import { creditAccount } from '../../src/store/accounts.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { balanceOf, grantCredits, ledgerOf, type LedgerRow } from '../../src/store/credits.js';
 import { HandleRef } from '../identity/handles.js';
@@ -68,9 +69,12 @@ export const creditsGrant = defineTool({
   name: 'credits_grant',
   title: 'Grant credits (operator)',
   toolset: 'credits',
-  description: `Operator only (X-Operator-Token): adds credits to an agent, recorded in its ledger with the reason. ${UNIT_NOTE}`,
+  description:
+    `Operator only (X-Operator-Token): adds credits to an agent (handle), or to a commercial account's prepaid balance ` +
+    `(email: invoices paid by transfer, promotions), recorded in its ledger with the reason. ${UNIT_NOTE}`,
   input: z.object({
-    handle: HandleRef,
+    handle: HandleRef.optional().describe('The agent to credit.'),
+    email: z.email().max(254).optional().describe('Instead of handle: the commercial account (POST /signup at the commercial API) to credit.'),
     amount: z.number().int().positive().max(MAX_PRODUCT_CREDITS).describe('Credits to add (1 credit = $0.000001).'),
     reason: z.string().trim().min(1).max(200).describe('Why, kept in the ledger.'),
     reference: z.string().trim().min(1).max(200).optional().describe('An external reference (ticket, invoice), kept in the ledger.'),
@@ -81,15 +85,20 @@ export const creditsGrant = defineTool({
     const token = ctx.caller.credentials.operatorToken;
     if (!token) throw new GatewayError('unauthorized', 'Operator only: send X-Operator-Token.');
     if (!isOperator(ctx.config, token)) throw new GatewayError('forbidden', 'The operator token is not valid.');
-    const agent = await agentByHandle(ctx.db, input.handle);
+    if ((input.handle === undefined) === (input.email === undefined)) {
+      throw validationError([{ loc: ['handle'], msg: 'Name exactly one of handle (an agent) and email (a commercial account).', type: 'missing' }]);
+    }
+    const reason = `operator: ${input.reason}`;
+    const reference = input.reference ?? null;
+    if (input.email !== undefined) {
+      const credited = await creditAccount(ctx.db, { email: input.email.toLowerCase(), amount: input.amount, reason, reference, now: ctx.clock.now() });
+      if (credited === undefined) throw new GatewayError('not_found', 'No commercial account has this email.');
+      if (credited === null) throw new GatewayError('conflict', 'This grant would take the balance past its maximum.');
+      return { email: input.email.toLowerCase(), granted: input.amount, balance: credited, usd: creditsToUsd(credited), unit: CREDIT_UNIT };
+    }
+    const agent = await agentByHandle(ctx.db, input.handle!);
     if (!agent) throw new GatewayError('not_found', `No agent has the handle "${input.handle}".`);
-    const moved = await grantCredits(ctx.db, {
-      agentId: agent.id,
-      amount: input.amount,
-      reason: `operator: ${input.reason}`,
-      reference: input.reference ?? null,
-      now: ctx.clock.now(),
-    });
+    const moved = await grantCredits(ctx.db, { agentId: agent.id, amount: input.amount, reason, reference, now: ctx.clock.now() });
     if (!moved) throw new GatewayError('conflict', 'This grant would take the balance past its maximum.');
     return { handle: agent.handle, granted: input.amount, balance: moved.balance, usd: creditsToUsd(moved.balance), unit: CREDIT_UNIT, ledger_id: moved.ledgerId };
   },

@@ -1,0 +1,16 @@
+// The commercial group's routes, served by the second listener at {api_url} (GATEWAY_API_PORT).
+import { route, type Route } from '../src/http/route.js';
+
+export const commercialRoutes: Route[] = [
+  route('POST', '/signup', 'commercial_signup', { status: 201, summary: 'Open an account; its revenue key is shown once' }),
+  route('GET', '/usage', 'commercial_usage', { summary: 'Balance, use this month, open orders, holds and charges (X-Revenue-Key)' }),
+  route('POST', '/copy/orders', 'copy_order', { status: 202, summary: 'Order copy: ad, email_sequence or product_description' }),
+  route('POST', '/orders', 'content_order', { status: 202, summary: 'Order content: blog, social_pack or newsletter' }),
+  route('GET', '/orders', 'orders_list', { summary: 'Your orders, newest first' }),
+  route('GET', '/orders/{order_id}', 'order_get', { summary: 'One order: status, price, payment, result' }),
+  route('POST', '/orders/{order_id}/cancel', 'order_cancel', { summary: 'Cancel an order not made yet (released)' }),
+  route('POST', '/orders/{order_id}/accept', 'order_accept', { summary: 'Accept a delivered dev task (captured)' }),
+  route('POST', '/orders/{order_id}/revisions', 'order_revise', { summary: 'Send a delivered dev task back with notes' }),
+  route('POST', '/dev/tasks', 'dev_task_create', { status: 202, summary: 'Order a dev task (quote_only: the tier and price only)' }),
+  route('POST', '/v1/content/generate', 'content_generate', { summary: 'Write a finished piece now (metered per 1K tokens)' }),
+];

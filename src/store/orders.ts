@@ -1,0 +1,136 @@
+// SQL for commercial orders (issue 23). Every change of status or payment state is a guarded UPDATE (… WHERE
+// status IN (…)), so two processes working the same order, or a retry after a crash, change it only once.
+import type { Queryable } from './db.js';
+import type { RailName } from '../commerce/rails.js';
+
+export type OrderStatus = 'placed' | 'working' | 'delivered' | 'revision_requested' | 'accepted' | 'failed' | 'canceled';
+export type PaymentState = 'held' | 'captured' | 'released';
+
+export interface OrderRow {
+  id: string;
+  account_id: string;
+  service: string;
+  price_id: string;
+  status: OrderStatus;
+  price: number;
+  charged: number | null;
+  rail: RailName;
+  hold_ref: string;
+  hold_amount: number;
+  hold_data: string | null;
+  payment_state: PaymentState;
+  input: string;
+  result: string | null;
+  usage: string | null;
+  error: string | null;
+  produced_at: number | null;
+  revisions: number;
+  revision_notes: string | null;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+  closed_at: number | null;
+  accept_by: number | null;
+}
+
+const COLUMNS = [
+  'id', 'account_id', 'service', 'price_id', 'status', 'price', 'charged', 'rail', 'hold_ref', 'hold_amount', 'hold_data', 'payment_state',
+  'input', 'result', 'usage', 'error', 'produced_at', 'revisions', 'revision_notes', 'webhook_url', 'webhook_secret', 'created_at', 'updated_at',
+  'delivered_at', 'closed_at', 'accept_by',
+] as const;
+
+export async function insertOrder(q: Queryable, o: OrderRow): Promise<void> {
+  await q.run(`INSERT INTO orders (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`, COLUMNS.map((c) => o[c]));
+}
+
+export const orderById = (q: Queryable, id: string) => q.get<OrderRow>('SELECT * FROM orders WHERE id = ?', [id]);
+
+/** The account's orders, newest first; `before` pages by (created_at, id) of the last one seen. */
+export function ordersOf(q: Queryable, accountId: string, o: { limit: number; status?: OrderStatus; before?: { at: number; id: string } }) {
+  const where = ['account_id = ?'];
+  const params: (string | number)[] = [accountId];
+  if (o.status) {
+    where.push('status = ?');
+    params.push(o.status);
+  }
+  if (o.before) {
+    where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+    params.push(o.before.at, o.before.at, o.before.id);
+  }
+  return q.all<OrderRow>(`SELECT * FROM orders WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`, [...params, o.limit]);
+}
+
+type Changes = Partial<Pick<OrderRow, 'result' | 'usage' | 'error' | 'charged' | 'produced_at' | 'revisions' | 'revision_notes' | 'delivered_at' | 'closed_at' | 'accept_by'>>;
+
+/** Moves the order from one of `from` to `to` (with `changes`); false when it was not in any of them. */
+export async function transition(q: Queryable, id: string, from: OrderStatus[], to: OrderStatus, now: number, changes: Changes = {}): Promise<boolean> {
+  const entries = Object.entries(changes);
+  const sets = ['status = ?', 'updated_at = ?', ...entries.map(([k]) => `${k} = ?`)];
+  const r = await q.run(`UPDATE orders SET ${sets.join(', ')} WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`, [
+    to,
+    now,
+    ...entries.map(([, v]) => v as string | number | null),
+    id,
+    ...from,
+  ]);
+  return r.changes > 0;
+}
+
+/** Stores the deliverable of a working order once (false when it was canceled or stored already). */
+export async function storeProduced(q: Queryable, id: string, o: { result: string; usage: string | null; charge: number; now: number }): Promise<boolean> {
+  const r = await q.run("UPDATE orders SET result = ?, usage = ?, charged = ?, produced_at = ?, updated_at = ? WHERE id = ? AND status = 'working' AND produced_at IS NULL", [
+    o.result,
+    o.usage,
+    o.charge,
+    o.now,
+    o.now,
+    id,
+  ]);
+  return r.changes > 0;
+}
+
+/** Cancels an order nothing has been made for yet; false when it is too late (made, delivered or closed). */
+export async function cancelOrder(q: Queryable, id: string, now: number): Promise<boolean> {
+  const r = await q.run(
+    "UPDATE orders SET status = 'canceled', closed_at = ?, updated_at = ? WHERE id = ? AND status IN ('placed', 'working') AND produced_at IS NULL AND delivered_at IS NULL",
+    [now, now, id],
+  );
+  return r.changes > 0;
+}
+
+/** Closes the hold (held → captured or released) once; false when it was closed already. */
+export async function closeHold(q: Queryable, id: string, state: 'captured' | 'released', charged: number, now: number): Promise<boolean> {
+  const r = await q.run("UPDATE orders SET payment_state = ?, charged = ?, updated_at = ? WHERE id = ? AND payment_state = 'held'", [state, charged, now, id]);
+  return r.changes > 0;
+}
+
+export interface ServiceUsage {
+  service: string;
+  orders: number;
+  delivered: number;
+  spent: number;
+}
+
+/** Per service since `since`: orders placed, delivered, and micro-dollars captured. */
+export const usageSince = (q: Queryable, accountId: string, since: number) =>
+  q.all<ServiceUsage>(
+    `SELECT service, COUNT(*) AS orders, SUM(CASE WHEN status IN ('delivered', 'accepted') THEN 1 ELSE 0 END) AS delivered,
+            COALESCE(SUM(CASE WHEN payment_state = 'captured' THEN charged ELSE 0 END), 0) AS spent
+     FROM orders WHERE account_id = ? AND created_at >= ? GROUP BY service ORDER BY service`,
+    [accountId, since],
+  );
+
+/** Open orders and what they hold; all-time captured charges. */
+export async function openAndCaptured(q: Queryable, accountId: string): Promise<{ open: number; held: number; captured: number; captured_count: number }> {
+  const row = await q.get<{ open: number; held: number; captured: number; captured_count: number }>(
+    `SELECT SUM(CASE WHEN status NOT IN ('accepted', 'failed', 'canceled') AND NOT (status = 'delivered' AND payment_state = 'captured') THEN 1 ELSE 0 END) AS open,
+            COALESCE(SUM(CASE WHEN payment_state = 'held' THEN hold_amount ELSE 0 END), 0) AS held,
+            COALESCE(SUM(CASE WHEN payment_state = 'captured' THEN charged ELSE 0 END), 0) AS captured,
+            SUM(CASE WHEN payment_state = 'captured' THEN 1 ELSE 0 END) AS captured_count
+     FROM orders WHERE account_id = ?`,
+    [accountId],
+  );
+  return { open: row?.open ?? 0, held: row?.held ?? 0, captured: row?.captured ?? 0, captured_count: row?.captured_count ?? 0 };
+}

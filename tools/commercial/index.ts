@@ -1,0 +1,11 @@
+// The commercial group at {api_url} (issue 23): accounts, orders charged on delivery, and the services that
+// write. Its routes are rest/commercial.ts, served by the second listener.
+import type { Tool } from '../../src/registry/types.js';
+import { rotateKey, signup, usage } from './accounts.js';
+import { contentOrder, copyOrder } from './content-orders.js';
+import { contentGenerate } from './generate.js';
+import { devTaskCreate } from './dev-tasks.js';
+import { orderTools } from './orders.js';
+
+export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, ...orderTools];
+export { orderAcceptKind, orderKind } from './work.js';

@@ -1,0 +1,142 @@
+// Placing an order: priced from the table, refused with 402 before any work when it cannot be paid, the price
+// held on the rail the caller chose (the prepaid balance when none), and the work queued durably in the same
+// transaction as the order row.
+import { z } from 'zod';
+import { newId } from '../../src/auth/secrets.js';
+import { microToUsd } from '../../src/commerce/prices.js';
+import type { Hold, PaymentChoice, Rail, RailName } from '../../src/commerce/rails.js';
+import { paymentRequiredError } from '../../src/billing/challenge.js';
+import { X402Rail } from '../../src/commerce/x402-rail.js';
+import { GatewayError } from '../../src/errors.js';
+import type { ToolContext } from '../../src/registry/types.js';
+import * as store from '../../src/store/orders.js';
+import { newWebhookSecret } from '../webhooks/index.js';
+
+/** Fields every order takes beside its own: how to pay by card, and where to hear of its completion. */
+export const OrderExtras = {
+  payment_method: z
+    .string()
+    .max(255)
+    .optional()
+    .describe('Pay by card: a Stripe PaymentMethod id (pm_…), authorised now and captured only on delivery. Without it: x402 (PAYMENT-SIGNATURE) or the prepaid balance.'),
+  webhook_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Told (a signed POST) when the order is delivered, accepted, failed or canceled.'),
+};
+
+export interface OrderSpec {
+  service: string;
+  priceId: string;
+  /** Micro-dollars held (the price, or a metered order's most). */
+  amount: number;
+  /** What the service needs, as stored on the order (never payment data). */
+  input: Record<string, unknown>;
+  webhookUrl?: string;
+  /** How long the hold must stay capturable: until delivery, or until acceptance for a dev task. */
+  capturableForMs: number;
+  /** Run the work this long after placing (default at once); an order made within its request sets a safety delay. */
+  dueInMs?: number;
+  /** Rails this service cannot be paid with, and why (an x402 authorization cannot wait for an acceptance). */
+  refuses?: Partial<Record<RailName, string>>;
+}
+
+function choice(ctx: ToolContext, paymentMethod: string | undefined): PaymentChoice {
+  const c = ctx.caller.credentials;
+  return { paymentSignature: c.paymentSignature, xPayment: c.xPayment, paymentMethod };
+}
+
+function chooseRail(ctx: ToolContext, payment: PaymentChoice, spec: OrderSpec): Rail {
+  const rails = ctx.services.commerce.rails;
+  const wanted: RailName = payment.paymentMethod ? 'card' : payment.paymentSignature || payment.xPayment ? 'x402' : 'credits';
+  const refused = spec.refuses?.[wanted];
+  if (refused) throw new GatewayError('payment_required', refused, { extra: howToPay(ctx, spec) });
+  const rail = rails.get(wanted);
+  if (!rail) {
+    const what = wanted === 'card' ? 'Card payments (STRIPE_SECRET_KEY)' : 'x402 payments';
+    throw new GatewayError('payment_required', `${what} are not configured on this gateway. ${payHint(ctx, spec)}`, { extra: howToPay(ctx, spec) });
+  }
+  return rail;
+}
+
+function payHint(ctx: ToolContext, spec: OrderSpec): string {
+  const ways = ['a prepaid balance (credited by the operator)'];
+  if (ctx.services.commerce.rails.has('x402') && !spec.refuses?.x402) ways.push('x402 (PAYMENT-SIGNATURE)');
+  if (ctx.services.commerce.rails.has('card') && !spec.refuses?.card) ways.push('a card (payment_method: a Stripe PaymentMethod id)');
+  return `Pay with ${ways.join(', or ')}; the charge is captured only on delivery.`;
+}
+
+function howToPay(ctx: ToolContext, spec: OrderSpec) {
+  return { price: { usd: microToUsd(spec.amount), micro_usd: spec.amount }, rails: [...ctx.services.commerce.rails.keys()].filter((r) => !spec.refuses?.[r]) };
+}
+
+/**
+ * The 402 of an order that could not be held: why, and every way to pay it, with the x402 challenge for its
+ * price (so an x402 client can pay at once) when x402 is offered and the chosen rail did not answer with its own.
+ */
+function unpaid(ctx: ToolContext, spec: OrderSpec, err: GatewayError, rail: Rail): GatewayError {
+  const message = `${err.message} ${payHint(ctx, spec)}`;
+  const extra = { ...err.extra, ...howToPay(ctx, spec) };
+  const x402 = ctx.services.commerce.rails.get('x402');
+  if (err.payment || rail.name === 'x402' || !(x402 instanceof X402Rail) || spec.refuses?.x402) {
+    return new GatewayError('payment_required', message, { extra, headers: err.headers, ...(err.payment ? { payment: err.payment } : {}) });
+  }
+  const pr = x402.paymentRequired(spec.service, spec.amount, `${spec.service} order`, message);
+  const challenge = paymentRequiredError(pr, err.headers);
+  return new GatewayError('payment_required', message, { extra, headers: challenge.headers, payment: challenge.payment });
+}
+
+/** Holds the price and records the order with its work queued; 402 (nothing held, nothing done) when unpaid. */
+export async function placeOrder(ctx: ToolContext, spec: OrderSpec, paymentMethod: string | undefined): Promise<{ order: store.OrderRow; webhookSecret?: string }> {
+  const account = ctx.caller.account!;
+  const payment = choice(ctx, paymentMethod);
+  const rail = chooseRail(ctx, payment, spec);
+  const id = newId('ord');
+  let hold: Hold;
+  try {
+    hold = await rail.hold(
+      { orderId: id, accountId: account.id, service: spec.service, amount: spec.amount, description: `${spec.service} order ${id}`, caller: ctx.caller, meta: ctx.meta, capturableForMs: spec.capturableForMs },
+      payment,
+    );
+  } catch (err) {
+    if (err instanceof GatewayError && err.status === 402) throw unpaid(ctx, spec, err, rail);
+    throw err;
+  }
+  const now = ctx.clock.now();
+  const webhookSecret = spec.webhookUrl ? newWebhookSecret() : undefined;
+  const order: store.OrderRow = {
+    id,
+    account_id: account.id,
+    service: spec.service,
+    price_id: spec.priceId,
+    status: 'placed',
+    price: spec.amount,
+    charged: null,
+    rail: rail.name,
+    hold_ref: hold.reference,
+    hold_amount: hold.amount,
+    hold_data: hold.data ?? null,
+    payment_state: 'held',
+    input: JSON.stringify(spec.input),
+    result: null,
+    usage: null,
+    error: null,
+    produced_at: null,
+    revisions: 0,
+    revision_notes: null,
+    webhook_url: spec.webhookUrl ?? null,
+    webhook_secret: webhookSecret ?? null,
+    created_at: now,
+    updated_at: now,
+    delivered_at: null,
+    closed_at: null,
+    accept_by: null,
+  };
+  try {
+    await ctx.db.transaction(async (tx) => {
+      await store.insertOrder(tx, order);
+      await ctx.services.scheduler.enqueue('order', id, now + (spec.dueInMs ?? 0), tx);
+    });
+  } catch (err) {
+    await rail.release(hold, id).catch((e: unknown) => ctx.log.error({ err: e, order: id }, 'order: releasing the hold of an order that was not recorded failed'));
+    throw err;
+  }
+  return { order, webhookSecret };
+}

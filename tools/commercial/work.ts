@@ -1,0 +1,69 @@
+// The durable work of orders, run by the scheduler (it survives a restart, and any gateway process on the
+// database may run it): 'order' makes the deliverable and delivers it; 'order-accept' accepts a delivered dev
+// task whose acceptance window has ended.
+import { GatewayError } from '../../src/errors.js';
+import type { WorkerContext } from '../../src/registry/types.js';
+import type { WorkKind } from '../../src/scheduler/scheduler.js';
+import * as store from '../../src/store/orders.js';
+import { serviceOf } from './catalog.js';
+import { ContentShapeError } from './content/errors.js';
+import { accept, deliver, failOrder, releaseClosed } from './settle.js';
+
+const ATTEMPTS = 3;
+/** Upstream trouble worth another try; anything else fails the order at once. */
+const TRANSIENT = new Set(['upstream_error', 'unavailable', 'rate_limited']);
+
+export const orderKind: WorkKind<WorkerContext> = {
+  kind: 'order',
+  leaseMs: 10 * 60_000,
+  maxAttempts: ATTEMPTS,
+  async run(ref, ctx, attempt) {
+    let o = await store.orderById(ctx.db, ref);
+    if (!o) return;
+    if (o.status === 'failed' || o.status === 'canceled') {
+      if (o.payment_state === 'held') await releaseClosed(ctx, o);
+      return;
+    }
+    const svc = serviceOf(o.service);
+    if (!svc) return failOrder(ctx, o, `Unknown service ${o.service}.`);
+    if (o.status === 'placed' || o.status === 'revision_requested') {
+      if (!(await store.transition(ctx.db, o.id, [o.status], 'working', ctx.clock.now()))) return;
+      o = (await store.orderById(ctx.db, ref))!;
+    }
+    if (o.status !== 'working') return;
+    if (o.produced_at === null) {
+      let made;
+      try {
+        made = await svc.produce(o, ctx);
+      } catch (err) {
+        // A model that kept missing the deliverable's shape was already asked again (content/attempts.ts).
+        if (err instanceof GatewayError && TRANSIENT.has(err.code) && !(err instanceof ContentShapeError) && attempt < ATTEMPTS) throw err;
+        return failOrder(ctx, o, (err as Error).message || 'The work failed.');
+      }
+      const stored = await store.storeProduced(ctx.db, o.id, {
+        result: JSON.stringify(made.result),
+        usage: made.usage ? JSON.stringify(made.usage) : null,
+        charge: Math.min(made.charge ?? o.hold_amount, o.hold_amount),
+        now: ctx.clock.now(),
+      });
+      o = (await store.orderById(ctx.db, ref))!;
+      if (!stored && o.status !== 'working') return this.run(ref, ctx, attempt);
+    }
+    await deliver(ctx, o, svc.acceptance === true);
+  },
+  async giveUp(ref, error, ctx) {
+    const o = await store.orderById(ctx.db, ref);
+    if (o && o.payment_state === 'held' && o.status !== 'delivered') await failOrder(ctx, o, `The work failed: ${error}`);
+  },
+};
+
+export const orderAcceptKind: WorkKind<WorkerContext> = {
+  kind: 'order-accept',
+  leaseMs: 60_000,
+  maxAttempts: 8,
+  async run(ref, ctx) {
+    const o = await store.orderById(ctx.db, ref);
+    if (!o || o.status !== 'delivered' || o.payment_state !== 'held' || o.accept_by === null || o.accept_by > ctx.clock.now()) return;
+    await accept(ctx, o);
+  },
+};
