@@ -10,6 +10,8 @@ import { createLogger } from '../../src/log.js';
 export interface TestGateway {
   gateway: Gateway;
   url: string;
+  /** The commercial group's listener ({api_url}). */
+  apiUrl: string;
   dataDir: string;
   clock: ManualClock;
   /** Stops the gateway; the data dir stays until `cleanup`. */
@@ -26,7 +28,7 @@ export async function startGateway(
   const config = loadConfig({ PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
   const clock = (opts.clock as ManualClock | undefined) ?? new ManualClock();
   const gateway = await Gateway.create({ config, clock, log: createLogger('silent'), additions: opts.additions });
-  const { url } = await gateway.listen();
+  const { url, apiUrl } = await gateway.listen();
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -36,6 +38,7 @@ export async function startGateway(
   return {
     gateway,
     url,
+    apiUrl,
     dataDir,
     clock,
     stop,

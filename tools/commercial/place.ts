@@ -80,7 +80,8 @@ function unpaid(ctx: ToolContext, spec: OrderSpec, err: GatewayError, rail: Rail
   }
   const pr = x402.paymentRequired(spec.service, spec.amount, `${spec.service} order`, message);
   const challenge = paymentRequiredError(pr, err.headers);
-  return new GatewayError('payment_required', message, { extra, headers: challenge.headers, payment: challenge.payment });
+  // The body is the x402 challenge (what x402 clients read), with the price and the other rails beside it.
+  return new GatewayError('payment_required', message, { extra, headers: challenge.headers, payment: { ...challenge.payment, ...howToPay(ctx, spec) } });
 }
 
 /** Holds the price and records the order with its work queued; 402 (nothing held, nothing done) when unpaid. */
