@@ -51,6 +51,7 @@ const API_INFRA: InfraPath[] = [
   { method: 'get', path: '/healthz', summary: 'Liveness', tag: 'operations' },
   { method: 'get', path: '/readyz', summary: 'Readiness (database reachable)', tag: 'operations' },
   { method: 'get', path: '/openapi.json', summary: 'This document', tag: 'operations' },
+  { method: 'post', path: '/v1/chat/completions', summary: 'OpenAI-compatible chat completions metered per 1K tokens to the revenue key (JSON or SSE stream)', tag: 'commercial' },
 ];
 
 export interface GatewayOptions {
@@ -264,6 +265,7 @@ export class Gateway {
       extend: (router) => {
         this.healthRoutes(router);
         router.add('GET', '/openapi.json', (_req, res) => sendJson(res, 200, doc()));
+        mountChat(router, this.registry, { trustProxy: this.config.trustProxy, maxBodyBytes: this.config.maxBodyBytes, tool: 'chat_metered' });
       },
     });
     this.apiHttp = server;

@@ -18,6 +18,8 @@ export const CHAT_TOOL = 'chat_completion';
 export interface ChatEndpointOptions {
   trustProxy: boolean;
   maxBodyBytes: number;
+  /** The tool that answers (default the free tier's; the commercial listener's is metered to a revenue key). */
+  tool?: string;
 }
 
 /**
@@ -75,7 +77,7 @@ export function mountChat(router: Router, registry: Registry, opts: ChatEndpoint
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new GatewayError('bad_request', 'The body must be a JSON object: an OpenAI chat completion request with model and messages.');
       }
-      const out = await registry.invoke(CHAT_TOOL, body, await callerOf(registry, req, opts.trustProxy), { signal: abort.signal });
+      const out = await registry.invoke(opts.tool ?? CHAT_TOOL, body, await callerOf(registry, req, opts.trustProxy), { signal: abort.signal });
       if (isChatStream(out.result)) await writeStream(res, out.result, out.meta.headers, abort.signal);
       else sendJson(res, 200, out.result, out.meta.headers);
     } catch (err) {

@@ -39,6 +39,11 @@ export function toOpenAiError(ge: GatewayError): OpenAiErrorResponse {
       return make(403, 'permission_error', 'forbidden');
     case 'rate_limited':
       return make(429, 'requests', 'rate_limit_exceeded');
+    case 'payment_required':
+      // OpenAI's own word for an account that cannot pay (its clients raise it as a 402 APIError).
+      return make(402, 'insufficient_quota', 'insufficient_quota');
+    case 'model_not_configured':
+      return make(503, 'server_error', ge.code);
     case 'upstream_error':
       return ge.extra.timeout ? make(504, 'api_error', 'upstream_timeout') : make(502, 'api_error', 'upstream_error');
     default:

@@ -1,5 +1,6 @@
 // The services orders are made by, by the order's `service` name. Built on first use: the producers' modules
 // import the order work, which reads this catalog.
+import { chatService } from './chat.js';
 import { contentServices } from './content-orders.js';
 import { devTaskService } from './dev-tasks.js';
 import type { ServiceDef } from './services.js';
@@ -7,6 +8,6 @@ import type { ServiceDef } from './services.js';
 let byName: Map<string, ServiceDef> | undefined;
 
 export function serviceOf(name: string): ServiceDef | undefined {
-  byName ??= new Map([...contentServices, devTaskService].map((s) => [s.service, s]));
+  byName ??= new Map([...contentServices, devTaskService, chatService].map((s) => [s.service, s]));
   return byName.get(name);
 }

@@ -9,7 +9,7 @@ import * as store from '../../src/store/orders.js';
 import { GenerateInput } from './content/index.js';
 import { CONTENT_WINDOW_MS } from './content-orders.js';
 import { modelOf } from './model-check.js';
-import { OrderExtras, placeOrder } from './place.js';
+import { METERED_X402, OrderExtras, placeOrder } from './place.js';
 import { orderView } from './view.js';
 import { orderKind } from './work.js';
 
@@ -33,7 +33,7 @@ export const contentGenerate = defineTool({
     const { order: o } = await placeOrder(
       ctx,
       // Written within this request; the queued work is the safety net should the process stop meanwhile.
-      { service: 'content.generate', priceId: 'content.generate.per_1k_tokens', amount, input: order, webhookUrl: webhook_url, capturableForMs: CONTENT_WINDOW_MS, dueInMs: orderKind.leaseMs },
+      { service: 'content.generate', priceId: 'content.generate.per_1k_tokens', amount, input: order, webhookUrl: webhook_url, capturableForMs: CONTENT_WINDOW_MS, dueInMs: orderKind.leaseMs, refuses: { x402: METERED_X402 } },
       payment_method,
     );
     await orderKind.run(o.id, ctx as WorkerContext, 1);

@@ -2,10 +2,11 @@
 // write. Its routes are rest/commercial.ts, served by the second listener.
 import type { Tool } from '../../src/registry/types.js';
 import { rotateKey, signup, usage } from './accounts.js';
+import { chatMetered } from './chat.js';
 import { contentOrder, copyOrder } from './content-orders.js';
 import { contentGenerate } from './generate.js';
 import { devTaskCreate } from './dev-tasks.js';
 import { orderTools } from './orders.js';
 
-export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, ...orderTools];
+export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, chatMetered, ...orderTools];
 export { orderAcceptKind, orderKind } from './work.js';

@@ -22,6 +22,9 @@ export const OrderExtras = {
   webhook_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Told (a signed POST) when the order is delivered, accepted, failed or canceled.'),
 };
 
+/** Why a metered order is not paid by x402: an authorization moves exactly its amount, the most, not the use. */
+export const METERED_X402 = 'This service is metered by the token, and an x402 authorization pays exactly the amount it names: pay with the prepaid balance (or a card).';
+
 export interface OrderSpec {
   service: string;
   priceId: string;

@@ -24,6 +24,8 @@ export const orderKind: WorkKind<WorkerContext> = {
       if (o.payment_state === 'held') await releaseClosed(ctx, o);
       return;
     }
+    // Delivered already (made within its request, or by another run); an acceptance is 'order-accept''s.
+    if (o.status === 'delivered' || o.status === 'accepted') return;
     const svc = serviceOf(o.service);
     if (!svc) return failOrder(ctx, o, `Unknown service ${o.service}.`);
     if (o.status === 'placed' || o.status === 'revision_requested') {
