@@ -24,6 +24,7 @@ export interface OrderRow {
   usage: string | null;
   error: string | null;
   produced_at: number | null;
+  handoff_id: string | null;
   revisions: number;
   revision_notes: string | null;
   webhook_url: string | null;
@@ -37,7 +38,7 @@ export interface OrderRow {
 
 const COLUMNS = [
   'id', 'account_id', 'service', 'price_id', 'status', 'price', 'charged', 'rail', 'hold_ref', 'hold_amount', 'hold_data', 'payment_state',
-  'input', 'result', 'usage', 'error', 'produced_at', 'revisions', 'revision_notes', 'webhook_url', 'webhook_secret', 'created_at', 'updated_at',
+  'input', 'result', 'usage', 'error', 'produced_at', 'handoff_id', 'revisions', 'revision_notes', 'webhook_url', 'webhook_secret', 'created_at', 'updated_at',
   'delivered_at', 'closed_at', 'accept_by',
 ] as const;
 
@@ -62,7 +63,7 @@ export function ordersOf(q: Queryable, accountId: string, o: { limit: number; st
   return q.all<OrderRow>(`SELECT * FROM orders WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`, [...params, o.limit]);
 }
 
-type Changes = Partial<Pick<OrderRow, 'result' | 'usage' | 'error' | 'charged' | 'produced_at' | 'revisions' | 'revision_notes' | 'delivered_at' | 'closed_at' | 'accept_by'>>;
+type Changes = Partial<Pick<OrderRow, 'result' | 'usage' | 'error' | 'charged' | 'produced_at' | 'handoff_id' | 'revisions' | 'revision_notes' | 'delivered_at' | 'closed_at' | 'accept_by'>>;
 
 /** Moves the order from one of `from` to `to` (with `changes`); false when it was not in any of them. */
 export async function transition(q: Queryable, id: string, from: OrderStatus[], to: OrderStatus, now: number, changes: Changes = {}): Promise<boolean> {
@@ -76,6 +77,11 @@ export async function transition(q: Queryable, id: string, from: OrderStatus[], 
     ...from,
   ]);
   return r.changes > 0;
+}
+
+/** Records the handoff a person works the order through. */
+export async function setHandoff(q: Queryable, id: string, handoffId: string, now: number): Promise<void> {
+  await q.run('UPDATE orders SET handoff_id = ?, updated_at = ? WHERE id = ?', [handoffId, now, id]);
 }
 
 /** Stores the deliverable of a working order once (false when it was canceled or stored already). */

@@ -1,16 +1,20 @@
 // Dev tasks (POST /dev/tasks): classified into the spec's tiers by fixed rules (the quote is the same for the same
-// words, and `quote_only` shows it without ordering), written by the model, sent back for revisions as often as
-// allowed, and captured only when the client accepts (or when the acceptance window ends).
+// words, and `quote_only` shows it without ordering), written by the model (or, without one, by the operator
+// through a handoff), sent back for revisions as often as allowed, and captured only when the client accepts (or
+// when the acceptance window ends).
 import { z } from 'zod';
 import { microToUsd } from '../../src/commerce/prices.js';
 import { defineTool } from '../../src/registry/define-tool.js';
-import type { ToolContext } from '../../src/registry/types.js';
-import type * as store from '../../src/store/orders.js';
-import { classifyDevTask, DevTaskInput, produceDevTask, type DevTaskDeliverable } from './content/index.js';
+import type { ToolContext, WorkerContext } from '../../src/registry/types.js';
+import { GatewayError } from '../../src/errors.js';
+import * as store from '../../src/store/orders.js';
+import { handoffById } from '../handoffs/store.js';
+import { HANDOFF_DEFAULT_TTL, parkHandoff } from '../handoffs/index.js';
+import { classifyDevTask, DevTaskInput, parseDevTask, produceDevTask, type DevTaskDeliverable } from './content/index.js';
 import { modelOf } from './model-check.js';
 import { MAX_REVISIONS } from './orders.js';
 import { OrderExtras, placeOrder } from './place.js';
-import type { ServiceDef } from './services.js';
+import type { Produced, ServiceDef } from './services.js';
 import { orderView } from './view.js';
 
 /** A day beyond the acceptance window: the hold must outlive the auto-acceptance that captures it. */
@@ -36,7 +40,8 @@ export const devTaskCreate = defineTool({
   handler: async ({ payment_method, webhook_url, quote_only, ...task }, ctx) => {
     const { amount, ...quote } = quoteOf(ctx, task);
     if (quote_only) return { quote, ordered: false };
-    modelOf(ctx);
+    // Without a model the operator does it (a handoff); without either nobody can.
+    if (!ctx.config.operatorToken) modelOf(ctx);
     const placed = await placeOrder(
       ctx,
       {
@@ -59,11 +64,44 @@ export const devTaskCreate = defineTool({
   },
 });
 
+/** How often a task a person is doing is looked at. */
+const RECHECK_MS = 60_000;
+
+/** The deliverable a person gave (the handoff's result): Markdown, or an object holding it. */
+function fromPerson(result: unknown, language: string): DevTaskDeliverable {
+  const markdown = typeof result === 'string' ? result : typeof (result as { markdown?: unknown })?.markdown === 'string' ? (result as { markdown: string }).markdown : JSON.stringify(result, null, 2);
+  const parsed = parseDevTask(markdown, language);
+  return parsed.ok ? parsed.value : { markdown, code_blocks: [], summary: markdown.slice(0, 600) };
+}
+
+/** Without a model the operator does the task: a handoff is parked, and its result is the deliverable. */
+async function byPerson(o: store.OrderRow, task: DevTaskInput & { tier: string }, ctx: WorkerContext): Promise<Produced> {
+  const now = ctx.clock.now();
+  if (!o.handoff_id) {
+    const previous = o.revision_notes !== null && o.result !== null ? (JSON.parse(o.result) as DevTaskDeliverable).markdown : null;
+    const { id } = await parkHandoff(ctx, {
+      agentId: null,
+      task: `Dev task ${o.id} (${task.tier}, ${task.language}): ${task.description}${previous ? `\n\nRevision asked: ${o.revision_notes}` : ''}`.slice(0, 5000),
+      context: { order_id: o.id, tier: task.tier, language: task.language, description: task.description, revision_notes: o.revision_notes, previous, deliver: 'Complete the handoff with the deliverable as Markdown (code in fenced blocks).' },
+      callbackUrl: null,
+      callbackSecret: null,
+      ttlSeconds: HANDOFF_DEFAULT_TTL,
+    });
+    await store.setHandoff(ctx.db, o.id, id, now);
+    return { recheckAt: now + RECHECK_MS };
+  }
+  const h = await handoffById(ctx.db, o.handoff_id);
+  if (!h || h.status === 'parked') return { recheckAt: now + RECHECK_MS };
+  if (h.status !== 'completed') throw new GatewayError('conflict', `The operator did not do the task (${h.status}${h.reason ? `: ${h.reason}` : ''}); nothing is charged.`);
+  return { result: fromPerson(h.result === null ? null : JSON.parse(h.result), task.language) };
+}
+
 export const devTaskService: ServiceDef = {
   service: 'dev.task',
   acceptance: true,
   produce: async (o: store.OrderRow, ctx) => {
     const { tier, ...task } = JSON.parse(o.input) as DevTaskInput & { tier: 'simple' | 'medium' | 'complex' };
+    if (!ctx.config.llm?.model) return byPerson(o, { ...task, tier }, ctx);
     const revising = o.revision_notes !== null && o.result !== null;
     const made = await produceDevTask(task, modelOf(ctx), {
       tier,

@@ -116,7 +116,7 @@ export const orderRevise = defineTool({
     if (o.revisions >= MAX_REVISIONS) throw new GatewayError('conflict', `This order has had its ${MAX_REVISIONS} revisions; accept it, or it is accepted when its window ends.`);
     const now = ctx.clock.now();
     const moved = await ctx.db.transaction(async (tx) => {
-      const ok = await store.transition(tx, o.id, ['delivered'], 'revision_requested', now, { revisions: o.revisions + 1, revision_notes: input.notes, produced_at: null, accept_by: null });
+      const ok = await store.transition(tx, o.id, ['delivered'], 'revision_requested', now, { revisions: o.revisions + 1, revision_notes: input.notes, produced_at: null, handoff_id: null, accept_by: null });
       if (ok) await ctx.services.scheduler.enqueue('order', o.id, now, tx);
       return ok;
     });

@@ -123,6 +123,7 @@ export async function placeOrder(ctx: ToolContext, spec: OrderSpec, paymentMetho
     usage: null,
     error: null,
     produced_at: null,
+    handoff_id: null,
     revisions: 0,
     revision_notes: null,
     webhook_url: spec.webhookUrl ?? null,

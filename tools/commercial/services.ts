@@ -10,7 +10,9 @@ export interface TokenUsage {
 }
 
 export interface Produced {
-  result: unknown;
+  /** Not made yet (a person is on it): look again at this time. */
+  recheckAt?: number;
+  result?: unknown;
   usage?: TokenUsage;
   /** Micro-dollars to capture when the price is metered (at most the hold); the whole hold otherwise. */
   charge?: number;

@@ -42,6 +42,7 @@ export const orderKind: WorkKind<WorkerContext> = {
         if (err instanceof GatewayError && TRANSIENT.has(err.code) && !(err instanceof ContentShapeError) && attempt < ATTEMPTS) throw err;
         return failOrder(ctx, o, (err as Error).message || 'The work failed.');
       }
+      if (made.recheckAt !== undefined) return { next: made.recheckAt };
       const stored = await store.storeProduced(ctx.db, o.id, {
         result: JSON.stringify(made.result),
         usage: made.usage ? JSON.stringify(made.usage) : null,

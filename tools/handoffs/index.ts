@@ -35,6 +35,26 @@ export async function describeHandoff(ctx: Pick<ToolContext, 'db' | 'config'>, h
   };
 }
 
+/** Parks a task for a person (the operator is told when GATEWAY_OPERATOR_WEBHOOK_URL is set); its id and expiry. */
+export async function parkHandoff(
+  ctx: Pick<WorkerContext, 'db' | 'clock' | 'config' | 'services'>,
+  h: { agentId: string | null; task: string; context: unknown; callbackUrl: string | null; callbackSecret: string | null; ttlSeconds: number },
+): Promise<{ id: string; expiresAt: number }> {
+  const now = ctx.clock.now();
+  const id = `ho_${randomBytes(12).toString('base64url')}`;
+  const expiresAt = now + h.ttlSeconds * 1000;
+  await ctx.db.transaction(async (tx) => {
+    await store.insertHandoff(tx, { id, agent_id: h.agentId, task: h.task, context: JSON.stringify(h.context), callback_url: h.callbackUrl, callback_secret: h.callbackSecret, created_at: now, expires_at: expiresAt });
+    await ctx.services.scheduler.enqueue('handoff_expiry', id, expiresAt, tx);
+    const opHook = ctx.config.operatorWebhookUrl;
+    if (opHook && ctx.config.operatorToken) {
+      await scheduleWebhook(ctx, { source: 'operator', ref: id, agentId: null, url: opHook, body: { event: 'handoff.parked', handoff_id: id, task: h.task, expires_at: iso(expiresAt), console: `${ctx.config.baseUrl}/operator` }, secret: ctx.config.operatorToken }, tx);
+    }
+  });
+  ctx.services.bus.emit('handoff:updated', { handoffId: id, status: 'parked' });
+  return { id, expiresAt };
+}
+
 export const handoffCreate = defineTool({
   name: 'handoff_create',
   title: 'Park a task for a human',
@@ -51,20 +71,9 @@ export const handoffCreate = defineTool({
   auth: 'optional_owner',
   annotations: { destructiveHint: false, idempotentHint: false },
   handler: async (input, ctx) => {
-    const now = ctx.clock.now();
-    const id = `ho_${randomBytes(12).toString('base64url')}`;
     const agentId = ctx.caller.agent?.id ?? null;
     const anonSecret = input.callback_url && !agentId ? newWebhookSecret() : null;
-    const expiresAt = now + input.ttl_seconds * 1000;
-    await ctx.db.transaction(async (tx) => {
-      await store.insertHandoff(tx, { id, agent_id: agentId, task: input.task, context: JSON.stringify(input.context ?? null), callback_url: input.callback_url ?? null, callback_secret: anonSecret, created_at: now, expires_at: expiresAt });
-      await ctx.services.scheduler.enqueue('handoff_expiry', id, expiresAt, tx);
-      const opHook = ctx.config.operatorWebhookUrl;
-      if (opHook && ctx.config.operatorToken) {
-        await scheduleWebhook(ctx, { source: 'operator', ref: id, agentId: null, url: opHook, body: { event: 'handoff.parked', handoff_id: id, task: input.task, expires_at: iso(expiresAt), console: `${ctx.config.baseUrl}/operator` }, secret: ctx.config.operatorToken }, tx);
-      }
-    });
-    ctx.services.bus.emit('handoff:updated', { handoffId: id, status: 'parked' });
+    const { id, expiresAt } = await parkHandoff(ctx, { agentId, task: input.task, context: input.context ?? null, callbackUrl: input.callback_url ?? null, callbackSecret: anonSecret, ttlSeconds: input.ttl_seconds });
     return {
       handoff_id: id,
       status: 'parked' as const,

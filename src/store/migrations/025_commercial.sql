@@ -67,6 +67,8 @@ CREATE TABLE orders (
   -- Set when the deliverable is made and stored, before the charge is captured: a run after a crash captures
   -- and delivers it instead of making it again; cleared when a revision is asked for.
   produced_at INTEGER,
+  -- The handoff a person works the order through (a dev task on a gateway without a model).
+  handoff_id TEXT,
   revisions INTEGER NOT NULL DEFAULT 0,
   revision_notes TEXT,
   webhook_url TEXT,
