@@ -86,6 +86,7 @@ const EnvSchema = z.object({
   AGENT_HANDLE: z.string().optional(),
   AGENT_SECRET: z.string().optional(),
   GATEWAY_API_KEY: z.string().optional(),
+  GATEWAY_REVENUE_KEY: z.string().optional(),
   ...ENTITLEMENT_ENV,
   ...COMMERCIAL_ENV,
 });
@@ -149,7 +150,7 @@ export interface Config {
   /** The commercial group at {api_url}: its listener, prices and rails (src/commerce/config.ts). */
   commercial: CommercialSettings;
   /** Credentials the stdio MCP server acts with. */
-  stdio: { handle?: string; secret?: string; apiKey?: string };
+  stdio: { handle?: string; secret?: string; apiKey?: string; revenueKey?: string };
 }
 
 /** SearXNG (self-hosted, JSON API) or the Brave Search API (hosted, needs a key). */
@@ -279,6 +280,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     x402: x402Config(e),
     entitlements: entitlementSettings(e, ConfigError),
     commercial: commercialSettings(e),
-    stdio: { handle: e.AGENT_HANDLE, secret: e.AGENT_SECRET, apiKey: e.GATEWAY_API_KEY },
+    stdio: { handle: e.AGENT_HANDLE, secret: e.AGENT_SECRET, apiKey: e.GATEWAY_API_KEY, revenueKey: e.GATEWAY_REVENUE_KEY },
   };
 }

@@ -50,6 +50,7 @@ async function stdio(config: Config): Promise<void> {
   const credentials = {
     bearer: config.stdio.secret,
     apiKey: config.stdio.apiKey,
+    ...(config.stdio.revenueKey ? { revenueKey: config.stdio.revenueKey } : {}),
     ip: 'stdio',
     transport: 'mcp' as const,
   };

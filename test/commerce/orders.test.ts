@@ -8,6 +8,7 @@ import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
 import { startScriptedLlm, type RecordedRequest, type Scripted, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { adsReply, words } from './content-fixtures.js';
+import { stdioClient } from '../verbs/clients.js';
 
 const OPERATOR = 'operator-token-for-orders-test';
 let gw: TestGateway;
@@ -288,6 +289,23 @@ describe('over MCP', () => {
       expect((got.structuredContent as any).payment.state).toBe('captured');
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('over stdio', () => {
+  it('reads the account of GATEWAY_REVENUE_KEY, in both eras', async () => {
+    const k = await signup('stdio@example.com');
+    await credit('stdio@example.com', 3_000_000);
+    for (const mode of ['v2 pinned to 2026-07-28', 'v2 legacy'] as const) {
+      const c = await stdioClient(gw.dataDir, '', mode, { GATEWAY_REVENUE_KEY: k });
+      try {
+        const r = await c.call('commercial_usage', {});
+        expect(r.isError).toBeFalsy();
+        expect(r.structuredContent).toMatchObject({ email: 'stdio@example.com', balance: 3_000_000 });
+      } finally {
+        await c.close();
+      }
     }
   });
 });
