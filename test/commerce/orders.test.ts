@@ -99,6 +99,20 @@ describe('accounts', () => {
     expect(await balanceOf(replaced.body.key)).toBe(2_500_000);
   });
 
+  it('limits signups per client address a day', async () => {
+    const limited = await startGateway({ env: { GATEWAY_SIGNUPS_PER_CLIENT_PER_DAY: '2' } });
+    try {
+      for (const n of [1, 2]) expect((await api(limited.apiUrl, 'POST', '/signup', { body: { email: `n${n}@example.com`, name: 'N' } })).status).toBe(201);
+      const third = await api(limited.apiUrl, 'POST', '/signup', { body: { email: 'n3@example.com', name: 'N' } });
+      expect(third.status).toBe(429);
+      expect(third.headers.get('retry-after')).toBe('86400');
+      limited.clock.advance(24 * 3600_000 + 1);
+      expect((await api(limited.apiUrl, 'POST', '/signup', { body: { email: 'n3@example.com', name: 'N' } })).status).toBe(201);
+    } finally {
+      await limited.cleanup();
+    }
+  });
+
   it('serves health, readiness and its own OpenAPI 3.1 document', async () => {
     expect((await api(gw.apiUrl, 'GET', '/healthz')).status).toBe(200);
     expect((await api(gw.apiUrl, 'GET', '/readyz')).status).toBe(200);
@@ -194,6 +208,10 @@ describe('orders charged on delivery', () => {
     expect(r.status).toBe(422);
     expect((await api(gw.apiUrl, 'POST', '/copy/orders', { body: { type: 'poem', brief: 'x' }, headers: key(k) })).status).toBe(422);
     expect((await api(gw.apiUrl, 'POST', '/orders', { body: { type: 'blog', topic: 'Tea', word_count: 20 }, headers: key(k) })).status).toBe(422);
+    const unknown = await api(gw.apiUrl, 'POST', '/orders', { body: { type: 'blog', topic: 'Tea', word_count: 500, colour: 'red' }, headers: key(k) });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail[0].loc).toEqual(['body', 'colour']);
+    expect((await api(gw.apiUrl, 'POST', '/copy/orders', { body: { type: 'ad', brief: 'x', webhook_url: 'not a url' }, headers: key(k) })).status).toBe(422);
     expect(await balanceOf(k)).toBe(50_000_000);
   });
 
