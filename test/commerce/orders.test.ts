@@ -227,6 +227,32 @@ describe('orders charged on delivery', () => {
     expect(await balanceOf(k)).toBe(15_000_000);
   });
 
+  it('delivers every other copy and content type in its shape, each charged its price', async () => {
+    const k = await signup('every@example.com');
+    await credit('every@example.com', 100_000_000);
+    const email = (i: number) => `### Email ${i + 1}\nSubject: Step ${i + 1}\nBody:\nHi there,\n\n${words(40, i)}.\n\nThe Team`;
+    const product = (i: number) => `### Product ${i + 1}\n**Title:** Mug ${i + 1}\n**Description:**\n${words(25, i)}.`;
+    const post = (i: number) => `### Post ${i + 1}\n${words(12, i)} #coffee`;
+    const cases = [
+      { path: '/copy/orders', body: { type: 'email_sequence', brief: 'Onboarding for a to-do app', platform: 'email' }, reply: [0, 1, 2, 3, 4].map(email).join('\n\n'), usd: '15', check: (r: any) => expect(r.emails).toHaveLength(5) },
+      { path: '/copy/orders', body: { type: 'product_description', brief: 'Ten ceramic mugs', platform: 'Shopify' }, reply: [...Array(10).keys()].map(product).join('\n\n'), usd: '10', check: (r: any) => expect(r.descriptions).toHaveLength(10) },
+      { path: '/orders', body: { type: 'social_pack', topic: 'Our new coffee', platform: 'X' }, reply: [...Array(10).keys()].map(post).join('\n\n'), usd: '5', check: (r: any) => expect(r.posts).toHaveLength(10) },
+      { path: '/orders', body: { type: 'newsletter', topic: 'March news', word_count: 300 }, reply: `Subject: March news\n\n${words(300)}`, usd: '25', check: (r: any) => expect(r.subject).toBe('March news') },
+    ];
+    let spent = 0;
+    for (const c of cases) {
+      queued.push(c.reply);
+      const placed = await api(gw.apiUrl, 'POST', c.path, { body: c.body, headers: key(k) });
+      expect(placed.status).toBe(202);
+      expect(placed.body.price.usd).toBe(c.usd);
+      const done = await settled(k, placed.body.order_id, 'delivered');
+      c.check(done.result);
+      spent += Number(c.usd) * 1_000_000;
+      expect(done.payment.charged_micro_usd).toBe(Number(c.usd) * 1_000_000);
+    }
+    expect(await balanceOf(k)).toBe(100_000_000 - spent);
+  });
+
   it('generates content within the request: 200 with the content, only the tokens used charged', async () => {
     const k = await signup('gen@example.com');
     await credit('gen@example.com', 5_000_000);
@@ -305,6 +331,35 @@ describe('over MCP', () => {
       await settled(k, id, 'delivered');
       const got = await client.callTool({ name: 'order_get', arguments: { order_id: id } });
       expect((got.structuredContent as any).payment.state).toBe('captured');
+      const listed = await client.callTool({ name: 'orders_list', arguments: {} });
+      expect((listed.structuredContent as any).orders.map((o: any) => o.order_id)).toEqual([id]);
+      // Another account's key over MCP: the same order reads as one that does not exist.
+      const stranger = await signup('mcp-stranger@example.com');
+      const other = new ClientV2({ name: 'orders-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await other.connect(new TransportV2(new URL(`${gw.url}/mcp`), { requestInit: { headers: key(stranger) } }));
+      const hidden = await other.callTool({ name: 'order_get', arguments: { order_id: id } });
+      expect(hidden.isError).toBe(true);
+      expect(JSON.parse((hidden.content as any)[0].text).error.code).toBe('not_found');
+      await other.close();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('takes a dev task through revision and acceptance', async () => {
+    const k = await signup('mcp-dev@example.com');
+    await credit('mcp-dev@example.com', 25_000_000);
+    const client = new ClientV2({ name: 'orders-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new TransportV2(new URL(`${gw.url}/mcp`), { requestInit: { headers: key(k) } }));
+    try {
+      const placed = await client.callTool({ name: 'dev_task_create', arguments: { description: 'Add two numbers.', language: 'python' } });
+      const id = (placed.structuredContent as any).order_id;
+      await settled(k, id, 'delivered');
+      const revised = await client.callTool({ name: 'order_revise', arguments: { order_id: id, notes: 'More comments.' } });
+      expect((revised.structuredContent as any).status).toBe('revision_requested');
+      await settled(k, id, 'delivered');
+      const accepted = await client.callTool({ name: 'order_accept', arguments: { order_id: id } });
+      expect((accepted.structuredContent as any).payment).toMatchObject({ state: 'captured', charged_micro_usd: 25_000_000 });
     } finally {
       await client.close();
     }
