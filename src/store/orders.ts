@@ -119,24 +119,24 @@ export interface ServiceUsage {
   spent: number;
 }
 
-/** Per service since `since`: orders placed, delivered, and micro-dollars captured. */
-export const usageSince = (q: Queryable, accountId: string, since: number) =>
-  q.all<ServiceUsage>(
-    `SELECT service, COUNT(*) AS orders, SUM(CASE WHEN status IN ('delivered', 'accepted') THEN 1 ELSE 0 END) AS delivered,
-            COALESCE(SUM(CASE WHEN payment_state = 'captured' THEN charged ELSE 0 END), 0) AS spent
-     FROM orders WHERE account_id = ? AND created_at >= ? GROUP BY service ORDER BY service`,
-    [accountId, since],
-  );
+/** Per service in a UTC month (`YYYY-MM`): orders placed, delivered, and micro-dollars captured (kept by triggers). */
+export const usageInMonth = (q: Queryable, accountId: string, month: string) =>
+  q.all<ServiceUsage>('SELECT service, orders, delivered, spent FROM account_month_usage WHERE account_id = ? AND month = ? ORDER BY service', [accountId, month]);
 
-/** Open orders and what they hold; all-time captured charges. */
-export async function openAndCaptured(q: Queryable, accountId: string): Promise<{ open: number; held: number; captured: number; captured_count: number }> {
-  const row = await q.get<{ open: number; held: number; captured: number; captured_count: number }>(
-    `SELECT SUM(CASE WHEN status NOT IN ('accepted', 'failed', 'canceled') AND NOT (status = 'delivered' AND payment_state = 'captured') THEN 1 ELSE 0 END) AS open,
-            COALESCE(SUM(CASE WHEN payment_state = 'held' THEN hold_amount ELSE 0 END), 0) AS held,
-            COALESCE(SUM(CASE WHEN payment_state = 'captured' THEN charged ELSE 0 END), 0) AS captured,
-            SUM(CASE WHEN payment_state = 'captured' THEN 1 ELSE 0 END) AS captured_count
-     FROM orders WHERE account_id = ?`,
+export interface AccountTotals {
+  balance: number;
+  open_orders: number;
+  held: number;
+  captured: number;
+  charges: number;
+}
+
+/** The balance with open orders, what they hold, and all captured charges (kept by triggers). */
+export async function accountTotals(q: Queryable, accountId: string): Promise<AccountTotals> {
+  const row = await q.get<AccountTotals>(
+    `SELECT b.balance, COALESCE(s.open_orders, 0) AS open_orders, COALESCE(s.held, 0) AS held, COALESCE(s.captured, 0) AS captured, COALESCE(s.charges, 0) AS charges
+     FROM account_balances b LEFT JOIN account_stats s ON s.account_id = b.account_id WHERE b.account_id = ?`,
     [accountId],
   );
-  return { open: row?.open ?? 0, held: row?.held ?? 0, captured: row?.captured ?? 0, captured_count: row?.captured_count ?? 0 };
+  return row ?? { balance: 0, open_orders: 0, held: 0, captured: 0, charges: 0 };
 }

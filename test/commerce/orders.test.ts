@@ -156,6 +156,12 @@ describe('orders charged on delivery', () => {
     const usage = (await api(gw.apiUrl, 'GET', '/usage', { headers: key(k) })).body;
     expect(usage.month.services).toEqual([{ service: 'copy.ad', orders: 1, delivered: 1, spent: { micro_usd: 5_000_000, usd: '5' } }]);
     expect(usage.captured).toMatchObject({ micro_usd: 5_000_000, charges: 1 });
+    expect(usage).toMatchObject({ open_orders: 0, held: { micro_usd: 0 } });
+    // A month later this month's use starts from nothing; the charges captured stay.
+    gw.clock.advance(32 * 24 * 3600_000);
+    const next = (await api(gw.apiUrl, 'GET', '/usage', { headers: key(k) })).body;
+    expect(next.month.services).toEqual([]);
+    expect(next.captured).toMatchObject({ micro_usd: 5_000_000, charges: 1 });
   });
 
   it('fails an order whose replies keep missing the shape, and releases its hold', async () => {

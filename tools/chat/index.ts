@@ -16,7 +16,8 @@ import { takeChatAllowance } from './rate.js';
 /** Earlier user turns passed to the router as context. */
 const PREV_TURNS = 5;
 
-async function local(input: ChatRequest, ctx: ToolContext) {
+/** The gateway's own model: the assistant's router, as a completion (streamed or not); `includeUsage` adds the usage chunk. */
+export async function localChat(input: ChatRequest, ctx: ToolContext, includeUsage = input.stream_options?.include_usage === true) {
   const users = input.messages.filter((m) => m.role === 'user').map(textOf);
   const a = await answer(ctx, users[users.length - 1] ?? '', users.slice(0, -1).slice(-PREV_TURNS), 5);
   const content =
@@ -30,7 +31,7 @@ async function local(input: ChatRequest, ctx: ToolContext) {
     promptTokens: input.messages.reduce((n, m) => n + countTokens(textOf(m)), 0),
     maxTokens: input.max_completion_tokens ?? input.max_tokens ?? undefined,
     n: input.n ?? 1,
-    includeUsage: input.stream_options?.include_usage === true,
+    includeUsage,
   };
   return input.stream ? localCompletionStream(content, opts) : localCompletion(content, opts);
 }
@@ -48,7 +49,7 @@ export const chatCompletion = defineTool({
   expose: { mcp: false },
   handler: async (input, ctx) => {
     takeChatAllowance(ctx);
-    if (input.model === LOCAL_MODEL) return local(input, ctx);
+    if (input.model === LOCAL_MODEL) return localChat(input, ctx);
     const llm = ctx.config.llm;
     if (!llm) {
       throw new GatewayError('not_found', `The model \`${input.model}\` does not exist: this gateway serves only ${LOCAL_MODEL} (no upstream is configured).`, {

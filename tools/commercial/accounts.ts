@@ -1,12 +1,12 @@
 // Accounts of the commercial group: POST /signup opens one per email with a revenue key shown once; GET /usage
 // reads the balance, this month's use per service, open orders and holds; the operator replaces a lost key.
 import { z } from 'zod';
-import { isOperator } from '../../src/auth/operator.js';
+import { requireOperator } from '../../src/auth/operator.js';
 import { microToUsd } from '../../src/commerce/prices.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
-import { balanceOf, countSignups } from '../../src/store/accounts.js';
-import { openAndCaptured, usageSince } from '../../src/store/orders.js';
+import { countSignups } from '../../src/store/accounts.js';
+import { accountTotals, usageInMonth } from '../../src/store/orders.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const usd = (micro: number) => ({ micro_usd: micro, usd: microToUsd(micro) });
@@ -64,22 +64,18 @@ export const usage = defineTool({
   handler: async (_input, ctx) => {
     const account = ctx.caller.account!;
     const now = new Date(ctx.clock.now());
-    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-    const [balance, services, totals] = await Promise.all([
-      balanceOf(ctx.db, account.id),
-      usageSince(ctx.db, account.id, monthStart),
-      openAndCaptured(ctx.db, account.id),
-    ]);
+    const month = now.toISOString().slice(0, 7);
+    const [totals, services] = await Promise.all([accountTotals(ctx.db, account.id), usageInMonth(ctx.db, account.id, month)]);
     return {
       account_id: account.id,
       email: account.email,
-      balance: balance,
-      balance_usd: microToUsd(balance),
+      balance: totals.balance,
+      balance_usd: microToUsd(totals.balance),
       unit: 'micro_usd',
-      month: { starts_at: new Date(monthStart).toISOString(), services: services.map((s) => ({ service: s.service, orders: s.orders, delivered: s.delivered, spent: usd(s.spent) })) },
-      open_orders: totals.open,
+      month: { starts_at: `${month}-01T00:00:00.000Z`, services: services.map((s) => ({ service: s.service, orders: s.orders, delivered: s.delivered, spent: usd(s.spent) })) },
+      open_orders: totals.open_orders,
       held: usd(totals.held),
-      captured: { ...usd(totals.captured), charges: totals.captured_count },
+      captured: { ...usd(totals.captured), charges: totals.charges },
     };
   },
 });
@@ -93,9 +89,7 @@ export const rotateKey = defineTool({
   auth: 'public',
   annotations: { destructiveHint: true, idempotentHint: false },
   handler: async (input, ctx) => {
-    const token = ctx.caller.credentials.operatorToken;
-    if (!token) throw new GatewayError('unauthorized', 'Operator only: send X-Operator-Token.');
-    if (!isOperator(ctx.config, token)) throw new GatewayError('forbidden', 'The operator token is not valid.');
+    requireOperator(ctx.config, ctx.caller.credentials.operatorToken);
     const replaced = await ctx.services.commerce.accounts.replaceKey(input.email.toLowerCase());
     if (!replaced) throw new GatewayError('not_found', 'No commercial account has this email.');
     ctx.meta.headers['Cache-Control'] = 'no-store';

@@ -2,16 +2,15 @@
 // account. Each call is an order made within its request: the most it can cost (its prompt and max_tokens) is
 // held first, the tokens the answer used are captured when it is complete, and a failed call costs nothing.
 // Streams are captured when the last event has passed, from the usage the upstream reports (asked for).
-import { poolBytes } from '../../src/random.js';
 import { meteredPrice } from '../../src/commerce/prices.js';
 import { GatewayError } from '../../src/errors.js';
 import { proxyChat, proxyChatStream } from '../../src/llm/chat-proxy.js';
 import type { ChatStream } from '../../src/llm/chat-stream.js';
-import { countTokens, LOCAL_MODEL, localCompletion, localCompletionStream } from '../../src/llm/local-engine.js';
+import { countTokens, LOCAL_MODEL } from '../../src/llm/local-engine.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext, WorkerContext } from '../../src/registry/types.js';
 import type * as store from '../../src/store/orders.js';
-import { answer } from '../assistant/router.js';
+import { localChat } from '../chat/index.js';
 import { ChatInput, textOf, type ChatRequest } from '../chat/input.js';
 import { deliverNow, failNow, startNow } from './inline.js';
 import { METERED_X402, placeOrder } from './place.js';
@@ -33,20 +32,8 @@ function usageOf(v: unknown): TokenUsage | undefined {
 
 /** The answer of the model the caller named: the gateway's own, or the upstream's. */
 async function complete(input: ChatRequest, ctx: ToolContext): Promise<unknown> {
-  if (input.model === LOCAL_MODEL) {
-    const users = input.messages.filter((m) => m.role === 'user').map(textOf);
-    const a = await answer(ctx, users.at(-1) ?? '', users.slice(0, -1).slice(-5), 5);
-    const opts = {
-      id: `chatcmpl-${poolBytes(12).toString('base64url')}`,
-      model: LOCAL_MODEL,
-      created: Math.floor(ctx.clock.now() / 1000),
-      promptTokens: input.messages.reduce((n, m) => n + countTokens(textOf(m)), 0),
-      maxTokens: input.max_completion_tokens ?? input.max_tokens ?? undefined,
-      n: input.n ?? 1,
-      includeUsage: true,
-    };
-    return input.stream ? localCompletionStream(a.text, opts) : localCompletion(a.text, opts);
-  }
+  // Metered, the gateway's own model reports its usage too (the stream's last chunk).
+  if (input.model === LOCAL_MODEL) return localChat(input, ctx, true);
   const llm = ctx.config.llm;
   if (!llm) throw new GatewayError('model_not_configured', `The model \`${input.model}\` is not served here: no upstream is configured (LLM_BASE_URL); ${LOCAL_MODEL} is. Nothing was charged.`);
   // The usage is asked for so that a stream can be metered; a client that did not ask still gets the chunk.

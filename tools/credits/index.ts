@@ -2,7 +2,7 @@
 // calling paid tools with only the Bearer secret (src/billing/credits.ts). 1 credit = US$0.000001.
 import { z } from 'zod';
 import { numberInput } from '../../src/registry/number-input.js';
-import { isOperator } from '../../src/auth/operator.js';
+import { requireOperator } from '../../src/auth/operator.js';
 import { CREDIT_HEADERS, CREDIT_UNIT, creditsToUsd } from '../../src/billing/credits.js';
 import { MAX_PRODUCT_CREDITS } from '../../src/billing/entitlements/config.js';
 import { GatewayError, validationError } from '../../src/errors.js';
@@ -82,9 +82,7 @@ export const creditsGrant = defineTool({
   auth: 'public',
   annotations: { destructiveHint: false, idempotentHint: false },
   handler: async (input, ctx) => {
-    const token = ctx.caller.credentials.operatorToken;
-    if (!token) throw new GatewayError('unauthorized', 'Operator only: send X-Operator-Token.');
-    if (!isOperator(ctx.config, token)) throw new GatewayError('forbidden', 'The operator token is not valid.');
+    requireOperator(ctx.config, ctx.caller.credentials.operatorToken);
     if ((input.handle === undefined) === (input.email === undefined)) {
       throw validationError([{ loc: ['handle'], msg: 'Name exactly one of handle (an agent) and email (a commercial account).', type: 'missing' }]);
     }

@@ -81,3 +81,52 @@ CREATE TABLE orders (
 );
 CREATE INDEX orders_account ON orders (account_id, created_at DESC, id);
 CREATE INDEX orders_open ON orders (payment_state) WHERE payment_state = 'held';
+
+-- What GET /usage reads, kept by triggers in the transaction of every order change, so the read is two lookups
+-- whatever the number of orders: per account, open orders, what is held, what was captured (all time); per
+-- account, UTC month and service, orders placed, delivered and the sum captured that month.
+CREATE TABLE account_stats (
+  account_id TEXT PRIMARY KEY REFERENCES revenue_accounts(id),
+  open_orders INTEGER NOT NULL DEFAULT 0,
+  held INTEGER NOT NULL DEFAULT 0,
+  captured INTEGER NOT NULL DEFAULT 0,
+  charges INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+CREATE TABLE account_month_usage (
+  account_id TEXT NOT NULL REFERENCES revenue_accounts(id),
+  month TEXT NOT NULL,
+  service TEXT NOT NULL,
+  orders INTEGER NOT NULL DEFAULT 0,
+  delivered INTEGER NOT NULL DEFAULT 0,
+  spent INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (account_id, month, service)
+) WITHOUT ROWID;
+
+CREATE TRIGGER orders_stats_insert AFTER INSERT ON orders
+BEGIN
+  INSERT INTO account_stats (account_id, open_orders, held) VALUES (NEW.account_id, 1, CASE WHEN NEW.payment_state = 'held' THEN NEW.hold_amount ELSE 0 END)
+    ON CONFLICT (account_id) DO UPDATE SET open_orders = open_orders + 1, held = held + excluded.held;
+  INSERT INTO account_month_usage (account_id, month, service, orders) VALUES (NEW.account_id, strftime('%Y-%m', NEW.created_at / 1000, 'unixepoch'), NEW.service, 1)
+    ON CONFLICT (account_id, month, service) DO UPDATE SET orders = orders + 1;
+END;
+
+-- An order is open until it is accepted, failed, canceled, or delivered and captured.
+CREATE TRIGGER orders_stats_update AFTER UPDATE OF status, payment_state ON orders
+WHEN OLD.status IS NOT NEW.status OR OLD.payment_state IS NOT NEW.payment_state
+BEGIN
+  UPDATE account_stats SET
+    open_orders = open_orders
+      + (CASE WHEN NEW.status NOT IN ('accepted', 'failed', 'canceled') AND NOT (NEW.status = 'delivered' AND NEW.payment_state = 'captured') THEN 1 ELSE 0 END)
+      - (CASE WHEN OLD.status NOT IN ('accepted', 'failed', 'canceled') AND NOT (OLD.status = 'delivered' AND OLD.payment_state = 'captured') THEN 1 ELSE 0 END),
+    held = held + (CASE WHEN NEW.payment_state = 'held' THEN NEW.hold_amount ELSE 0 END) - (CASE WHEN OLD.payment_state = 'held' THEN OLD.hold_amount ELSE 0 END),
+    captured = captured + (CASE WHEN NEW.payment_state = 'captured' AND OLD.payment_state <> 'captured' THEN NEW.charged ELSE 0 END),
+    charges = charges + (CASE WHEN NEW.payment_state = 'captured' AND OLD.payment_state <> 'captured' THEN 1 ELSE 0 END)
+  WHERE account_id = NEW.account_id;
+  INSERT INTO account_month_usage (account_id, month, service, delivered, spent)
+    SELECT NEW.account_id, strftime('%Y-%m', NEW.updated_at / 1000, 'unixepoch'), NEW.service,
+      CASE WHEN OLD.delivered_at IS NULL AND NEW.delivered_at IS NOT NULL THEN 1 ELSE 0 END,
+      CASE WHEN NEW.payment_state = 'captured' AND OLD.payment_state <> 'captured' THEN NEW.charged ELSE 0 END
+    WHERE (OLD.delivered_at IS NULL AND NEW.delivered_at IS NOT NULL) OR (NEW.payment_state = 'captured' AND OLD.payment_state <> 'captured')
+    ON CONFLICT (account_id, month, service) DO UPDATE SET delivered = delivered + excluded.delivered, spent = spent + excluded.spent;
+END;
