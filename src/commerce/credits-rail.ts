@@ -3,7 +3,7 @@
 // one transaction keyed by the order, so a retry after a crash writes nothing twice.
 import type { Clock } from '../clock.js';
 import { GatewayError } from '../errors.js';
-import type { Db, Queryable } from '../store/db.js';
+import { BatchError, type Db, type Queryable } from '../store/db.js';
 import * as accounts from '../store/accounts.js';
 import type { Hold, HoldRequest, PaymentChoice, Rail } from './rails.js';
 import { microToUsd } from './prices.js';
@@ -20,18 +20,27 @@ export class CreditsRail implements Rail {
     return !p.paymentSignature && !p.xPayment && !p.paymentMethod;
   }
 
+  holdStatements(req: HoldRequest) {
+    const statements = accounts.holdStatements({ accountId: req.accountId, amount: req.amount, reason: `hold:${req.service}`, reference: req.orderId, now: this.clock.now() });
+    return { statements, hold: { rail: 'credits' as const, reference: req.orderId, amount: req.amount }, refused: () => this.refusal(req) };
+  }
+
   async hold(req: HoldRequest): Promise<Hold> {
-    const now = this.clock.now();
-    const balance = await this.db.transaction((tx) =>
-      accounts.holdFromBalance(tx, { accountId: req.accountId, amount: req.amount, reason: `hold:${req.service}`, reference: req.orderId, now }),
-    );
-    if (balance === null) {
-      const has = await accounts.balanceOf(this.db, req.accountId);
-      throw new GatewayError('payment_required', `The prepaid balance ($${microToUsd(has)}) does not cover this order ($${microToUsd(req.amount)}).`, {
-        extra: { balance: has, required: req.amount },
-      });
+    const { statements, hold } = this.holdStatements(req);
+    try {
+      await this.db.batch(statements);
+    } catch (err) {
+      if (err instanceof BatchError && err.index === 0 && err.code === 'BATCH_NO_ROW') throw await this.refusal(req);
+      throw err;
     }
-    return { rail: 'credits', reference: req.orderId, amount: req.amount };
+    return hold;
+  }
+
+  private async refusal(req: HoldRequest): Promise<GatewayError> {
+    const has = await accounts.balanceOf(this.db, req.accountId);
+    return new GatewayError('payment_required', `The prepaid balance ($${microToUsd(has)}) does not cover this order ($${microToUsd(req.amount)}).`, {
+      extra: { balance: has, required: req.amount },
+    });
   }
 
   async capture(hold: Hold, amount: number, orderId: string): Promise<{ reference: string }> {

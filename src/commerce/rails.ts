@@ -1,7 +1,9 @@
 // How an order is paid (issue 23): a rail holds the price when the order is placed, captures it (all or part)
 // when the result is delivered or accepted, and releases it when the order fails or is canceled. The hold is
 // kept on the order row, so capture and release work from any process after a restart; both are idempotent.
+import type { GatewayError } from '../errors.js';
 import type { CallMeta, Caller } from '../registry/call-types.js';
+import type { BatchStatement } from '../store/db.js';
 
 export type RailName = 'credits' | 'x402' | 'card';
 
@@ -45,6 +47,12 @@ export interface Rail {
   chosen(payment: PaymentChoice): boolean;
   /** Places the hold, or throws a GatewayError (402 payment_required saying why) and holds nothing. */
   hold(req: HoldRequest, payment: PaymentChoice): Promise<Hold>;
+  /**
+   * For a rail whose hold is a change of this database (the prepaid balance): the hold as statements to commit in
+   * one batch with the order row, one round trip for both. The first statement returns no row when the hold is
+   * refused; `refused` then says why. Rails that call out (cards, x402) have only `hold`.
+   */
+  holdStatements?(req: HoldRequest): { statements: BatchStatement[]; hold: Hold; refused(): Promise<GatewayError> };
   /** Takes `amount` (≤ hold.amount) of the hold and gives the rest back; capturing a captured hold is a no-op. */
   capture(hold: Hold, amount: number, orderId: string): Promise<{ reference: string }>;
   /** Gives the whole hold back; releasing a released hold is a no-op. */

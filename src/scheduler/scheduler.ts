@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import cron from 'node-cron';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { Db, Queryable } from '../store/db.js';
+import type { BatchStatement, Db, Queryable } from '../store/db.js';
 import * as store from '../store/work-items.js';
 
 /** What a work item asks for when it ran: nothing more (done), or to run again at `next`. */
@@ -69,6 +69,20 @@ export class Scheduler<C extends SchedulerContext> {
     await store.enqueue(q, kind, ref, dueAt, this.ctx.clock.now());
     // Often called inside a transaction: the kick must start outside it, after it commits.
     if (dueAt <= this.ctx.clock.now()) this.ctx.db.detach(() => setImmediate(() => this.kick()));
+  }
+
+  /**
+   * The enqueue as a statement for the caller's own batch (one round trip with the change that makes the work);
+   * call `committed` once the batch has committed, so due work starts at once.
+   */
+  enqueueStatement(kind: string, ref: string, dueAt: number): { statement: BatchStatement; committed(): void } {
+    if (!this.kinds.has(kind)) throw new Error(`unknown work kind ${kind}`);
+    return {
+      statement: store.enqueueStatement(kind, ref, dueAt, this.ctx.clock.now()),
+      committed: () => {
+        if (dueAt <= this.ctx.clock.now()) setImmediate(() => this.kick());
+      },
+    };
   }
 
   cancel(kind: string, ref: string, q: Queryable = this.ctx.db): Promise<unknown> {

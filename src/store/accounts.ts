@@ -1,7 +1,7 @@
 // SQL for commercial accounts (issue 23): the account and its revenue key's hash, and the prepaid balance with
 // its append-only ledger. A hold is one conditional UPDATE … WHERE balance >= amount, so concurrent orders can
 // never overdraw, across processes too; each ledger row is written in the transaction of its balance change.
-import type { Db, Queryable } from './db.js';
+import type { BatchStatement, Db, Queryable } from './db.js';
 import { MAX_BALANCE } from './credits.js';
 
 export interface AccountRow {
@@ -80,15 +80,23 @@ export async function addToBalance(q: Queryable, kind: 'credit' | 'release', m: 
   return row.balance;
 }
 
-/** Holds `amount` off the balance if it covers it: the new balance, or null when it does not. */
-export async function holdFromBalance(q: Queryable, m: Movement): Promise<number | null> {
-  const row = await q.get<{ balance: number }>(
-    'UPDATE account_balances SET balance = balance - ?, updated_at = ? WHERE account_id = ? AND balance >= ? RETURNING balance',
-    [m.amount, m.now, m.accountId, m.amount],
-  );
-  if (!row) return null;
-  await appendLedger(q, { ...m, kind: 'hold', delta: -m.amount, balanceAfter: row.balance });
-  return row.balance;
+/**
+ * Holds `amount` off the balance, as statements to commit in one batch (with the order they hold for): the first
+ * returns no row when the balance does not cover it (the batch then fails with BATCH_NO_ROW at index 0).
+ */
+export function holdStatements(m: Movement): BatchStatement[] {
+  return [
+    {
+      sql: 'UPDATE account_balances SET balance = balance - ?, updated_at = ? WHERE account_id = ? AND balance >= ? RETURNING balance',
+      params: [m.amount, m.now, m.accountId, m.amount],
+      expectRow: true,
+    },
+    {
+      sql: `INSERT INTO account_ledger (account_id, kind, amount, delta, balance_after, reason, reference, created_at)
+            SELECT account_id, 'hold', ?, ?, balance, ?, ?, ? FROM account_balances WHERE account_id = ?`,
+      params: [m.amount, -m.amount, m.reason, m.reference, m.now, m.accountId],
+    },
+  ];
 }
 
 /** Records a capture: the charge itself (the balance moved when it was held). */

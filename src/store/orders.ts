@@ -1,6 +1,6 @@
 // SQL for commercial orders (issue 23). Every change of status or payment state is a guarded UPDATE (… WHERE
 // status IN (…)), so two processes working the same order, or a retry after a crash, change it only once.
-import type { Queryable } from './db.js';
+import type { BatchStatement, Queryable } from './db.js';
 import type { RailName } from '../commerce/rails.js';
 
 export type OrderStatus = 'placed' | 'working' | 'delivered' | 'revision_requested' | 'accepted' | 'failed' | 'canceled';
@@ -42,8 +42,12 @@ const COLUMNS = [
   'delivered_at', 'closed_at', 'accept_by',
 ] as const;
 
+const INSERT_ORDER = `INSERT INTO orders (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+
+export const insertOrderStatement = (o: OrderRow): BatchStatement => ({ sql: INSERT_ORDER, params: COLUMNS.map((c) => o[c]) });
+
 export async function insertOrder(q: Queryable, o: OrderRow): Promise<void> {
-  await q.run(`INSERT INTO orders (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`, COLUMNS.map((c) => o[c]));
+  await q.run(INSERT_ORDER, COLUMNS.map((c) => o[c]));
 }
 
 export const orderById = (q: Queryable, id: string) => q.get<OrderRow>('SELECT * FROM orders WHERE id = ?', [id]);

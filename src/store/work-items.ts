@@ -1,5 +1,5 @@
 // SQL for the scheduler's durable work items: enqueue, claim under a lease, finish, retry, release.
-import type { Db, Queryable } from './db.js';
+import type { BatchStatement, Db, Queryable } from './db.js';
 
 export interface WorkItem {
   id: number;
@@ -10,12 +10,16 @@ export interface WorkItem {
 }
 
 /** Schedules (or reschedules) the one item of a kind for a ref. */
-export async function enqueue(q: Queryable, kind: string, ref: string, dueAt: number, now: number): Promise<void> {
-  await q.run(
-    `INSERT INTO work_items (kind, ref, due_at, created_at) VALUES (?, ?, ?, ?)
+/** The enqueue as a statement, to commit in one batch with the change that makes the work. */
+export const enqueueStatement = (kind: string, ref: string, dueAt: number, now: number): BatchStatement => ({
+  sql: `INSERT INTO work_items (kind, ref, due_at, created_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (kind, ref) DO UPDATE SET due_at = excluded.due_at, attempts = 0, last_error = NULL`,
-    [kind, ref, dueAt, now],
-  );
+  params: [kind, ref, dueAt, now],
+});
+
+export async function enqueue(q: Queryable, kind: string, ref: string, dueAt: number, now: number): Promise<void> {
+  const s = enqueueStatement(kind, ref, dueAt, now);
+  await q.run(s.sql, s.params);
 }
 
 /**

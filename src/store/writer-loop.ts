@@ -39,6 +39,7 @@ export class WriterLoop {
       group = [];
     };
     for (const op of ops) {
+      this.learn(op);
       if (this.inTx && !IN_TRANSACTION.has(op.op)) {
         this.held.push(op);
         continue;
@@ -104,10 +105,17 @@ export class WriterLoop {
     }
   }
 
+  /**
+   * Learns the SQL texts an operation brings, before any of it runs: the main thread numbers a text the first time
+   * it sends it, so a statement that never ran (behind a failed one in its batch) must still be known next time.
+   */
+  private learn(op: Op): void {
+    const stmts = op.op === 'stmt' || op.op === 'tx' ? [op.stmt] : op.op === 'batch' || op.op === 'tx-batch' ? op.stmts : [];
+    for (const st of stmts) if (st.sql !== undefined && st.sid) this.sqls.set(st.sid, st.sql);
+  }
+
   private one(s: Stmt): unknown {
-    let sql = s.sql;
-    if (sql === undefined) sql = this.sqls.get(s.sid)!;
-    else if (s.sid) this.sqls.set(s.sid, sql);
+    const sql = s.sql ?? this.sqls.get(s.sid)!;
     const params = s.params as Params | undefined;
     return s.rows ? this.conn.all(sql, params) : this.conn.run(sql, params);
   }

@@ -27,7 +27,8 @@ export async function startGateway(
   const dataDir = opts.dataDir ?? tempDir();
   const config = loadConfig({ PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
   const clock = (opts.clock as ManualClock | undefined) ?? new ManualClock();
-  const gateway = await Gateway.create({ config, clock, log: createLogger('silent'), additions: opts.additions });
+  // TEST_LOG=error (or any level) shows a test gateway's log when a test needs looking into.
+  const gateway = await Gateway.create({ config, clock, log: createLogger((process.env.TEST_LOG as 'error') ?? 'silent'), additions: opts.additions });
   const { url, apiUrl } = await gateway.listen();
   let stopped = false;
   const stop = async () => {

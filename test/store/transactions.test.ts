@@ -109,6 +109,14 @@ describe('batch', () => {
     expect(await db.get("SELECT v FROM b WHERE k = 'x'")).toEqual({ v: 1 });
   });
 
+  it('knows the statements behind a failed one the next time they come (their SQL travels only once)', async () => {
+    const guarded = { sql: "UPDATE b SET v = v + 1 WHERE k = ? AND v < 100 RETURNING v", expectRow: true };
+    const after = { sql: "INSERT INTO b (k, v) VALUES ('after-failed', 1) ON CONFLICT (k) DO UPDATE SET v = v + 1" };
+    await expect(db.batch([{ ...guarded, params: ['missing'] }, after])).rejects.toMatchObject({ index: 0, code: 'BATCH_NO_ROW' });
+    await db.batch([{ ...guarded, params: ['x'] }, after]);
+    expect(await db.get("SELECT v FROM b WHERE k = 'after-failed'")).toEqual({ v: 1 });
+  });
+
   it('a failing batch does not take the statements committed with it down', async () => {
     const writes = [db.run("INSERT INTO b VALUES ('p', 1)"), db.batch([{ sql: "INSERT INTO b VALUES ('q', 1)" }, { sql: 'INSERT INTO b VALUES (NULL, NULL)' }]), db.run("INSERT INTO b VALUES ('r', 1)")];
     const [p, q, r] = await Promise.allSettled(writes);

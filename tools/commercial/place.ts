@@ -8,6 +8,7 @@ import type { Hold, PaymentChoice, Rail, RailName } from '../../src/commerce/rai
 import { paymentRequiredError } from '../../src/billing/challenge.js';
 import { X402Rail } from '../../src/commerce/x402-rail.js';
 import { GatewayError } from '../../src/errors.js';
+import { BatchError } from '../../src/store/db.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import * as store from '../../src/store/orders.js';
 import { newWebhookSecret } from '../webhooks/index.js';
@@ -87,27 +88,12 @@ function unpaid(ctx: ToolContext, spec: OrderSpec, err: GatewayError, rail: Rail
   return new GatewayError('payment_required', message, { extra, headers: challenge.headers, payment: { ...challenge.payment, ...howToPay(ctx, spec) } });
 }
 
-/** Holds the price and records the order with its work queued; 402 (nothing held, nothing done) when unpaid. */
-export async function placeOrder(ctx: ToolContext, spec: OrderSpec, paymentMethod: string | undefined): Promise<{ order: store.OrderRow; webhookSecret?: string }> {
-  const account = ctx.caller.account!;
-  const payment = choice(ctx, paymentMethod);
-  const rail = chooseRail(ctx, payment, spec);
-  const id = newId('ord');
-  let hold: Hold;
-  try {
-    hold = await rail.hold(
-      { orderId: id, accountId: account.id, service: spec.service, amount: spec.amount, description: `${spec.service} order ${id}`, caller: ctx.caller, meta: ctx.meta, capturableForMs: spec.capturableForMs },
-      payment,
-    );
-  } catch (err) {
-    if (err instanceof GatewayError && err.status === 402) throw unpaid(ctx, spec, err, rail);
-    throw err;
-  }
+/** The order row of a hold just placed. */
+function orderRow(ctx: ToolContext, id: string, spec: OrderSpec, rail: Rail, hold: Hold, webhookSecret: string | undefined): store.OrderRow {
   const now = ctx.clock.now();
-  const webhookSecret = spec.webhookUrl ? newWebhookSecret() : undefined;
-  const order: store.OrderRow = {
+  return {
     id,
-    account_id: account.id,
+    account_id: ctx.caller.account!.id,
     service: spec.service,
     price_id: spec.priceId,
     status: 'placed',
@@ -134,14 +120,47 @@ export async function placeOrder(ctx: ToolContext, spec: OrderSpec, paymentMetho
     closed_at: null,
     accept_by: null,
   };
+}
+
+/** Holds the price and records the order with its work queued; 402 (nothing held, nothing done) when unpaid. */
+export async function placeOrder(ctx: ToolContext, spec: OrderSpec, paymentMethod: string | undefined): Promise<{ order: store.OrderRow; webhookSecret?: string }> {
+  const account = ctx.caller.account!;
+  const payment = choice(ctx, paymentMethod);
+  const rail = chooseRail(ctx, payment, spec);
+  const id = newId('ord');
+  const webhookSecret = spec.webhookUrl ? newWebhookSecret() : undefined;
+  const due = ctx.clock.now() + (spec.dueInMs ?? 0);
+  const req = { orderId: id, accountId: account.id, service: spec.service, amount: spec.amount, description: `${spec.service} order ${id}`, caller: ctx.caller, meta: ctx.meta, capturableForMs: spec.capturableForMs };
+  const work = ctx.services.scheduler.enqueueStatement('order', id, due);
+
+  // A hold that is a change of this database commits with the order and its work: one round trip.
+  const inBatch = rail.holdStatements?.(req);
+  if (inBatch) {
+    const order = orderRow(ctx, id, spec, rail, inBatch.hold, webhookSecret);
+    try {
+      await ctx.db.batch([...inBatch.statements, store.insertOrderStatement(order), work.statement]);
+    } catch (err) {
+      if (err instanceof BatchError && err.index === 0 && err.code === 'BATCH_NO_ROW') throw unpaid(ctx, spec, await inBatch.refused(), rail);
+      throw err;
+    }
+    work.committed();
+    return { order, webhookSecret };
+  }
+
+  let hold: Hold;
   try {
-    await ctx.db.transaction(async (tx) => {
-      await store.insertOrder(tx, order);
-      await ctx.services.scheduler.enqueue('order', id, now + (spec.dueInMs ?? 0), tx);
-    });
+    hold = await rail.hold(req, payment);
+  } catch (err) {
+    if (err instanceof GatewayError && err.status === 402) throw unpaid(ctx, spec, err, rail);
+    throw err;
+  }
+  const order = orderRow(ctx, id, spec, rail, hold, webhookSecret);
+  try {
+    await ctx.db.batch([store.insertOrderStatement(order), work.statement]);
   } catch (err) {
     await rail.release(hold, id).catch((e: unknown) => ctx.log.error({ err: e, order: id }, 'order: releasing the hold of an order that was not recorded failed'));
     throw err;
   }
+  work.committed();
   return { order, webhookSecret };
 }
