@@ -43,15 +43,12 @@ export class CreditsRail implements Rail {
     });
   }
 
+  captureStatements(hold: Hold, amount: number, orderId: string) {
+    return accounts.captureStatements(orderId, hold.amount, amount, this.clock.now());
+  }
+
   async capture(hold: Hold, amount: number, orderId: string): Promise<{ reference: string }> {
-    const now = this.clock.now();
-    await this.db.transaction(async (tx) => {
-      if (await accounts.hasLedgerRow(tx, 'capture', orderId)) return;
-      const accountId = await this.accountOf(tx, orderId);
-      await accounts.recordCapture(tx, { accountId, amount, reason: 'capture', reference: orderId, now });
-      const rest = hold.amount - amount;
-      if (rest > 0) await accounts.addToBalance(tx, 'release', { accountId, amount: rest, reason: 'release:uncaptured', reference: orderId, now });
-    });
+    await this.db.batch(this.captureStatements(hold, amount, orderId));
     return { reference: orderId };
   }
 

@@ -55,6 +55,8 @@ export interface Rail {
   holdStatements?(req: HoldRequest): { statements: BatchStatement[]; hold: Hold; refused(): Promise<GatewayError> };
   /** Takes `amount` (≤ hold.amount) of the hold and gives the rest back; capturing a captured hold is a no-op. */
   capture(hold: Hold, amount: number, orderId: string): Promise<{ reference: string }>;
+  /** The capture as statements for one batch with the order's delivery (rails whose hold is in this database). */
+  captureStatements?(hold: Hold, amount: number, orderId: string): BatchStatement[];
   /** Gives the whole hold back; releasing a released hold is a no-op. */
   release(hold: Hold, orderId: string): Promise<void>;
 }

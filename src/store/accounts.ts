@@ -99,10 +99,30 @@ export function holdStatements(m: Movement): BatchStatement[] {
   ];
 }
 
-/** Records a capture: the charge itself (the balance moved when it was held). */
-export async function recordCapture(q: Queryable, m: Movement): Promise<void> {
-  const balance = await balanceOf(q, m.accountId);
-  await appendLedger(q, { ...m, kind: 'capture', delta: 0, balanceAfter: balance });
+/**
+ * Captures `amount` of the hold of order `reference` and gives the rest back, as statements for one batch. Each is
+ * guarded on the order having no capture row yet, which the last writes: run again, the batch changes nothing.
+ */
+export function captureStatements(reference: string, held: number, amount: number, now: number): BatchStatement[] {
+  const rest = held - amount;
+  const account = "(SELECT account_id FROM account_ledger WHERE reference = ? AND kind = 'hold')";
+  const uncaptured = "NOT EXISTS (SELECT 1 FROM account_ledger WHERE reference = ? AND kind = 'capture')";
+  return [
+    {
+      sql: `UPDATE account_balances SET balance = balance + ?, updated_at = ? WHERE ? > 0 AND account_id = ${account} AND ${uncaptured}`,
+      params: [rest, now, rest, reference, reference],
+    },
+    {
+      sql: `INSERT INTO account_ledger (account_id, kind, amount, delta, balance_after, reason, reference, created_at)
+            SELECT account_id, 'release', ?, ?, balance, 'release:uncaptured', ?, ? FROM account_balances WHERE ? > 0 AND account_id = ${account} AND ${uncaptured}`,
+      params: [rest, rest, reference, now, rest, reference, reference],
+    },
+    {
+      sql: `INSERT INTO account_ledger (account_id, kind, amount, delta, balance_after, reason, reference, created_at)
+            SELECT account_id, 'capture', ?, 0, balance, 'capture', ?, ? FROM account_balances WHERE account_id = ${account} AND ${uncaptured}`,
+      params: [amount, reference, now, reference, reference],
+    },
+  ];
 }
 
 export async function balanceOf(q: Queryable, accountId: string): Promise<number> {

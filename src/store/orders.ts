@@ -69,18 +69,20 @@ export function ordersOf(q: Queryable, accountId: string, o: { limit: number; st
 
 type Changes = Partial<Pick<OrderRow, 'result' | 'usage' | 'error' | 'charged' | 'produced_at' | 'handoff_id' | 'revisions' | 'revision_notes' | 'delivered_at' | 'closed_at' | 'accept_by'>>;
 
-/** Moves the order from one of `from` to `to` (with `changes`); false when it was not in any of them. */
-export async function transition(q: Queryable, id: string, from: OrderStatus[], to: OrderStatus, now: number, changes: Changes = {}): Promise<boolean> {
+/** The move of the order from one of `from` to `to` (with `changes`), as a statement. */
+export function transitionStatement(id: string, from: OrderStatus[], to: OrderStatus, now: number, changes: Changes = {}): BatchStatement {
   const entries = Object.entries(changes);
   const sets = ['status = ?', 'updated_at = ?', ...entries.map(([k]) => `${k} = ?`)];
-  const r = await q.run(`UPDATE orders SET ${sets.join(', ')} WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`, [
-    to,
-    now,
-    ...entries.map(([, v]) => v as string | number | null),
-    id,
-    ...from,
-  ]);
-  return r.changes > 0;
+  return {
+    sql: `UPDATE orders SET ${sets.join(', ')} WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
+    params: [to, now, ...entries.map(([, v]) => v as string | number | null), id, ...from],
+  };
+}
+
+/** Moves the order from one of `from` to `to` (with `changes`); false when it was not in any of them. */
+export async function transition(q: Queryable, id: string, from: OrderStatus[], to: OrderStatus, now: number, changes: Changes = {}): Promise<boolean> {
+  const s = transitionStatement(id, from, to, now, changes);
+  return (await q.run(s.sql, s.params)).changes > 0;
 }
 
 /** Records the handoff a person works the order through. */
@@ -110,10 +112,16 @@ export async function cancelOrder(q: Queryable, id: string, now: number): Promis
   return r.changes > 0;
 }
 
+/** The closing of the hold (held → captured or released), as a statement: it changes nothing once closed. */
+export const closeHoldStatement = (id: string, state: 'captured' | 'released', charged: number, now: number): BatchStatement => ({
+  sql: "UPDATE orders SET payment_state = ?, charged = ?, updated_at = ? WHERE id = ? AND payment_state = 'held'",
+  params: [state, charged, now, id],
+});
+
 /** Closes the hold (held → captured or released) once; false when it was closed already. */
 export async function closeHold(q: Queryable, id: string, state: 'captured' | 'released', charged: number, now: number): Promise<boolean> {
-  const r = await q.run("UPDATE orders SET payment_state = ?, charged = ?, updated_at = ? WHERE id = ? AND payment_state = 'held'", [state, charged, now, id]);
-  return r.changes > 0;
+  const s = closeHoldStatement(id, state, charged, now);
+  return (await q.run(s.sql, s.params)).changes > 0;
 }
 
 export interface ServiceUsage {
