@@ -61,8 +61,8 @@ describe('unknown input fields', () => {
     expect(js.properties.extra.additionalProperties).toEqual({});
   });
 
-  it('every gateway tool but the OpenAI-compatible chat request refuses unknown top-level fields', () => {
+  it('every gateway tool but the OpenAI-compatible chat requests (free and metered) refuses unknown top-level fields', () => {
     const open = allTools.filter((t) => t.inputJsonSchema.additionalProperties !== false).map((t) => t.name);
-    expect(open).toEqual(['chat_completion']);
+    expect(open).toEqual(['chat_completion', 'chat_metered']);
   });
 });
