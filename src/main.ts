@@ -26,8 +26,8 @@ async function openGateway(config: Config): Promise<Gateway> {
 async function serve(config: Config): Promise<void> {
   const started = performance.now();
   const gateway = await openGateway(config);
-  const { url } = await gateway.listen();
-  gateway.log.info({ url, data_dir: config.dataDir, ms: Math.round(performance.now() - started) }, 'gateway ready');
+  const { url, apiUrl } = await gateway.listen();
+  gateway.log.info({ url, api_url: apiUrl, data_dir: config.dataDir, ms: Math.round(performance.now() - started) }, 'gateway ready');
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -8,7 +8,7 @@ import { MAIN } from '../helpers/paths.js';
 const dataDir = tempDir();
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-function serve(): Promise<{ child: ChildProcess; url: string }> {
+function serve(): Promise<{ child: ChildProcess; url: string; apiUrl: string }> {
   const child = spawn(process.execPath, [MAIN, 'serve'], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -17,8 +17,8 @@ function serve(): Promise<{ child: ChildProcess; url: string }> {
     let buf = '';
     child.stderr!.on('data', (c: Buffer) => {
       buf += c.toString();
-      const m = /"url":"(http:[^"]+)".*"msg":"gateway ready"/.exec(buf);
-      if (m) resolve({ child, url: m[1] });
+      const m = /"url":"(http:[^"]+)","api_url":"(http:[^"]+)".*"msg":"gateway ready"/.exec(buf);
+      if (m) resolve({ child, url: m[1], apiUrl: m[2] });
     });
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${buf}`)));
   });
@@ -30,6 +30,10 @@ describe('agent-gateway serve', () => {
   it('starts, serves, stops gracefully on SIGTERM and keeps its data', async () => {
     const first = await serve();
     expect((await api(first.url, 'GET', '/readyz')).status).toBe(200);
+    // The commercial group's listener is served by the same process (its own port: PORT=0 picks one for both).
+    expect(first.apiUrl).not.toBe(first.url);
+    expect((await api(first.apiUrl, 'GET', '/readyz')).status).toBe(200);
+    expect((await api(first.apiUrl, 'GET', '/openapi.json')).body.info.title).toBe('Agent Gateway commercial API');
     const reg = await api(first.url, 'POST', '/agents/register', { body: { handle: 'cli-agent' } });
     expect(reg.status).toBe(201);
     const done = exited(first.child);

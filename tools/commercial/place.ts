@@ -1,6 +1,6 @@
 // Placing an order: priced from the table, refused with 402 before any work when it cannot be paid, the price
-// held on the rail the caller chose (the prepaid balance when none), and the work queued durably in the same
-// transaction as the order row.
+// held on the rail the caller chose (the prepaid balance when none), and the order row written with its work
+// queued in one batch (with the hold too, when the hold is a change of this database).
 import { z } from 'zod';
 import { newId } from '../../src/auth/secrets.js';
 import { microToUsd } from '../../src/commerce/prices.js';

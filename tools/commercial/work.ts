@@ -29,8 +29,9 @@ export const orderKind: WorkKind<WorkerContext> = {
     const svc = serviceOf(o.service);
     if (!svc) return failOrder(ctx, o, `Unknown service ${o.service}.`);
     if (o.status === 'placed' || o.status === 'revision_requested') {
-      if (!(await store.transition(ctx.db, o.id, [o.status], 'working', ctx.clock.now()))) return;
-      o = (await store.orderById(ctx.db, ref))!;
+      const now = ctx.clock.now();
+      if (!(await store.transition(ctx.db, o.id, [o.status], 'working', now))) return;
+      o = { ...o, status: 'working', updated_at: now };
     }
     if (o.status !== 'working') return;
     if (o.produced_at === null) {
@@ -43,14 +44,15 @@ export const orderKind: WorkKind<WorkerContext> = {
         return failOrder(ctx, o, (err as Error).message || 'The work failed.');
       }
       if (made.recheckAt !== undefined) return { next: made.recheckAt };
-      const stored = await store.storeProduced(ctx.db, o.id, {
+      const produced = {
         result: JSON.stringify(made.result),
         usage: made.usage ? JSON.stringify(made.usage) : null,
         charge: Math.min(made.charge ?? o.hold_amount, o.hold_amount),
         now: ctx.clock.now(),
-      });
-      o = (await store.orderById(ctx.db, ref))!;
-      if (!stored && o.status !== 'working') return this.run(ref, ctx, attempt);
+      };
+      // Not stored: canceled meanwhile, or made by another run; the order as it is now decides.
+      if (!(await store.storeProduced(ctx.db, o.id, produced))) return this.run(ref, ctx, attempt);
+      o = { ...o, result: produced.result, usage: produced.usage, charged: produced.charge, produced_at: produced.now, updated_at: produced.now };
     }
     await deliver(ctx, o, svc.acceptance === true);
   },
