@@ -199,8 +199,8 @@ describe('orders charged on delivery', () => {
     const other = await signup('other@example.com');
     await credit('owner@example.com', 5_000_000);
     const placed = await api(gw.apiUrl, 'POST', '/copy/orders', { body: { type: 'ad', brief: 'Tea', platform: 'Facebook' }, headers: key(owner) });
-    for (const [method, path] of [['GET', ''], ['POST', '/cancel'], ['POST', '/accept']] as const) {
-      const r = await api(gw.apiUrl, method, `/orders/${placed.body.order_id}${path}`, { headers: key(other) });
+    for (const [method, path, body] of [['GET', '', undefined], ['POST', '/cancel', undefined], ['POST', '/accept', undefined], ['POST', '/revisions', { notes: 'mine now' }]] as const) {
+      const r = await api(gw.apiUrl, method, `/orders/${placed.body.order_id}${path}`, { headers: key(other), body });
       expect(r.status).toBe(404);
     }
     expect((await api(gw.apiUrl, 'GET', '/orders', { headers: key(other) })).body.orders).toEqual([]);
