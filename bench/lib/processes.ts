@@ -50,7 +50,7 @@ export async function startScript(file: string): Promise<Running> {
 }
 
 /** A port free right now on loopback. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);

@@ -5,28 +5,16 @@
 // 3. GET /usage ≥ 0.8× the REST profile read (GET /agents/{handle} on the main listener), same load.
 // The model is an OpenAI-compatible server on loopback in its own process (bench/servers/openai-chat.mjs) that
 // answers the ad format at once; it can be paused so placement is measured alone, without the orders' work.
-import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { load, table, type LoadResult } from '../lib/cannon.js';
-import { BENCH_OPERATOR_TOKEN, startGateway, startScript, type Running } from '../lib/processes.js';
+import { BENCH_OPERATOR_TOKEN, freePort, startGateway, startScript, type Running } from '../lib/processes.js';
 import { Database } from '../../src/store/sqlite-driver.js';
 
 const CONNECTIONS = 20;
 const ORDERS = 1000;
 const AD = JSON.stringify({ type: 'ad', brief: 'A same-day courier in town: parcels across the city before dinner.', platform: 'Facebook' });
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function call(base: string, method: string, p: string, o: { body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
   const r = await fetch(`${base}${p}`, {
