@@ -6,7 +6,8 @@ import { chatMetered } from './chat.js';
 import { contentOrder, copyOrder } from './content-orders.js';
 import { contentGenerate } from './generate.js';
 import { devTaskCreate } from './dev-tasks.js';
+import { dataExtract } from './extract/index.js';
 import { orderTools } from './orders.js';
 
-export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, chatMetered, ...orderTools];
+export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, chatMetered, dataExtract, ...orderTools];
 export { orderAcceptKind, orderKind } from './work.js';
