@@ -4,6 +4,7 @@
 import type { Egress } from '../../src/egress/index.js';
 import { GatewayError, validationError } from '../../src/errors.js';
 import { ByteLru } from '../../src/byte-lru.js';
+import { ACCEPT, decode, kindOf, type Kind } from './content-type.js';
 import { browseError } from './errors.js';
 import type { Extracted, Format } from './extract.js';
 import { extractHtmlOffLoop } from './extract-off-loop.js';
@@ -16,7 +17,7 @@ export interface BrowseLimits {
   cacheBytes: number;
 }
 
-export type Kind = 'html' | 'text' | 'json' | 'pdf';
+export type { Kind } from './content-type.js';
 
 export interface Page extends Extracted {
   finalUrl: string;
@@ -37,34 +38,6 @@ interface Cached {
   body: Buffer;
   derived: Map<string, Extracted & { pages?: number }>;
   bytes: number;
-}
-
-const ACCEPT = 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,application/pdf;q=0.8,text/*;q=0.5';
-
-function kindOf(mime: string, body: Buffer): Kind | undefined {
-  if (mime === 'text/html' || mime === 'application/xhtml+xml') return 'html';
-  if (mime === 'application/json' || mime.endsWith('+json')) return 'json';
-  if (mime === 'application/pdf') return 'pdf';
-  if (mime.startsWith('text/')) return 'text';
-  if (mime === '' || mime === 'application/octet-stream') {
-    // No usable type: look at the first bytes, as a browser would for these few cases.
-    const head = body.subarray(0, 512).toString('latin1');
-    if (head.startsWith('%PDF-')) return 'pdf';
-    if (/^\s*</.test(head) && /<html|<!doctype html|<body|<head/i.test(head)) return 'html';
-  }
-  return undefined;
-}
-
-const CHARSET = /charset\s*=\s*["']?([^"';\s/>]+)/i;
-
-function decode(body: Buffer, contentType: string, kind: Kind): string {
-  // The header wins; an HTML page without one may name its charset in a <meta> of its first kilobyte.
-  const charset = CHARSET.exec(contentType)?.[1] ?? (kind === 'html' ? CHARSET.exec(body.subarray(0, 1024).toString('latin1'))?.[1] : undefined);
-  try {
-    return new TextDecoder(charset ?? 'utf-8').decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body); // an unknown label: UTF-8 is the web's default
-  }
 }
 
 const plain = (content: string): Extracted => ({ title: null, byline: null, lang: null, excerpt: null, content, headings: [], links: [] });

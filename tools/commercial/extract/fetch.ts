@@ -4,6 +4,7 @@
 // errors (browseError): a blocked address 403, a bad URL 422, too large 413, unreachable 502.
 import type { Egress } from '../../../src/egress/index.js';
 import { GatewayError, validationError } from '../../../src/errors.js';
+import { ACCEPT, decode, kindOf } from '../../browse/content-type.js';
 import { browseError } from '../../browse/errors.js';
 import { pdfText } from '../../browse/pdf.js';
 import { Robots } from '../../browse/robots.js';
@@ -18,19 +19,8 @@ export interface Fetched {
   truncated: boolean;
 }
 
-const ACCEPT = 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,application/pdf;q=0.8,text/*;q=0.5';
-const CHARSET = /charset\s*=\s*["']?([^"';\s/>]+)/i;
 
 const robotsFor = new WeakMap<Egress, Robots>();
-
-function decode(body: Buffer, contentType: string, html: boolean): string {
-  const charset = CHARSET.exec(contentType)?.[1] ?? (html ? CHARSET.exec(body.subarray(0, 1024).toString('latin1'))?.[1] : undefined);
-  try {
-    return new TextDecoder(charset ?? 'utf-8').decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body);
-  }
-}
 
 export function checkUrl(input: string): URL {
   let url: URL;
@@ -58,14 +48,12 @@ export async function fetchSource(egress: Egress, input: string, now: number, si
     if (final.origin !== url.origin) await robots.check(final, now, signal);
     const contentType = res.headers['content-type'] ?? '';
     const mime = contentType.split(';')[0]!.trim().toLowerCase();
-    const head = res.body.subarray(0, 512).toString('latin1');
+    const kind = kindOf(mime, res.body);
     const cut = (text: string, truncated = false) => ({ body: text.slice(0, PAGE_TEXT_MAX_CHARS), truncated: truncated || text.length > PAGE_TEXT_MAX_CHARS });
     const base = { finalUrl: res.url, contentType: mime };
-    if (mime === 'text/html' || mime === 'application/xhtml+xml' || ((mime === '' || mime === 'application/octet-stream') && /<html|<!doctype html|<body|<head/i.test(head))) {
-      return { ...base, kind: 'html', body: decode(res.body, contentType, true), truncated: false };
-    }
-    if (mime === 'application/pdf' || head.startsWith('%PDF-')) return { ...base, kind: 'text', ...cut((await pdfText(res.body)).text) };
-    if (mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json')) return { ...base, kind: 'text', ...cut(decode(res.body, contentType, false)) };
+    if (kind === 'html') return { ...base, kind: 'html', body: decode(res.body, contentType, kind), truncated: false };
+    if (kind === 'pdf') return { ...base, kind: 'text', ...cut((await pdfText(res.body)).text) };
+    if (kind === 'text' || kind === 'json') return { ...base, kind: 'text', ...cut(decode(res.body, contentType, kind)) };
     throw new GatewayError('unsupported_media_type', `Extraction reads HTML, text, JSON and PDF; ${final.host} sent ${mime || 'no content type'}.`, { extra: { reason: 'unsupported_type', content_type: mime || null } });
   } catch (err) {
     throw browseError(err);
