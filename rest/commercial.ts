@@ -13,5 +13,6 @@ export const commercialRoutes: Route[] = [
   route('POST', '/orders/{order_id}/revisions', 'order_revise', { summary: 'Send a delivered dev task back with notes' }),
   route('POST', '/dev/tasks', 'dev_task_create', { status: 202, summary: 'Order a dev task (quote_only: the tier and price only)' }),
   route('POST', '/extract', 'data_extract', { summary: 'Extract structured data from a text, HTML or a URL now (metered per 1K tokens)' }),
+  route('POST', '/seo/audits', 'seo_audit', { status: 202, summary: 'Order an SEO audit of a page: quick $10 (deep: not available yet)' }),
   route('POST', '/v1/content/generate', 'content_generate', { summary: 'Write a finished piece now (metered per 1K tokens)' }),
 ];

@@ -1,0 +1,36 @@
+// What an SEO audit order's work does (the order engine's producer for `seo.quick`, named in catalog.ts): fetch
+// the page through egress and run the checks on it. The deliverable is the score, every check with its
+// evidence, and the top fixes. Apart from tool.ts: the catalog must not import the tool.
+import type { WorkerContext } from '../../../src/registry/types.js';
+import type * as store from '../../../src/store/orders.js';
+import type { ServiceDef } from '../services.js';
+import { auditPage } from './checks.js';
+import { fetchPage, SEO_TIMEOUT_MS } from './fetch.js';
+
+export const SEO_QUICK = 'seo.quick';
+
+interface StoredInput {
+  url: string;
+  audit_type: 'quick';
+}
+
+async function produce(o: store.OrderRow, ctx: WorkerContext) {
+  const input = JSON.parse(o.input) as StoredInput;
+  const page = await fetchPage(ctx.services.egress, input.url, ctx.clock.now(), AbortSignal.timeout(SEO_TIMEOUT_MS + 5_000));
+  const audit = auditPage(page);
+  return {
+    result: {
+      audit_type: 'quick',
+      url: page.url,
+      final_url: page.finalUrl,
+      score: audit.score,
+      top_fixes: audit.top_fixes,
+      failed: audit.failed,
+      checks: audit.checks,
+      page: { status: page.status, redirects: page.redirects, bytes: page.bytes, response_ms: Math.round(page.elapsedMs), content_type: page.headers['content-type'] ?? null },
+      scoring: 'Each check has a weight by impact (the weights sum to 100); the score is the weights of the checks passed. The fixes are the failed checks ordered by weight × ease (low effort 3, medium 2, high 1).',
+    },
+  };
+}
+
+export const seoQuickService: ServiceDef = { service: SEO_QUICK, produce };
