@@ -14,5 +14,7 @@ export const commercialRoutes: Route[] = [
   route('POST', '/dev/tasks', 'dev_task_create', { status: 202, summary: 'Order a dev task (quote_only: the tier and price only)' }),
   route('POST', '/extract', 'data_extract', { summary: 'Extract structured data from a text, HTML or a URL now (metered per 1K tokens)' }),
   route('POST', '/seo/audits', 'seo_audit', { status: 202, summary: 'Order an SEO audit of a page: quick $10 (deep: not available yet)' }),
+  route('POST', '/review', 'code_review', { summary: 'Review code now: findings with line, severity, rule and fix ($25)' }),
+  route('POST', '/v1/code-review', 'code_review_metered', { summary: 'Review code now with a focus (metered per 1K tokens)' }),
   route('POST', '/v1/content/generate', 'content_generate', { summary: 'Write a finished piece now (metered per 1K tokens)' }),
 ];

@@ -7,8 +7,9 @@ import { contentOrder, copyOrder } from './content-orders.js';
 import { contentGenerate } from './generate.js';
 import { devTaskCreate } from './dev-tasks.js';
 import { dataExtract } from './extract/index.js';
+import { codeReview, codeReviewMetered } from './review/index.js';
 import { orderTools } from './orders.js';
 import { seoAudit } from './seo/index.js';
 
-export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, chatMetered, dataExtract, seoAudit, ...orderTools];
+export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, chatMetered, dataExtract, codeReview, codeReviewMetered, seoAudit, ...orderTools];
 export { orderAcceptKind, orderKind } from './work.js';

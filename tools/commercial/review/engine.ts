@@ -1,0 +1,43 @@
+// A review without a model: the language's engine (ESLint for JavaScript and TypeScript, tree-sitter rules for
+// the others) and the secret scan for every language. A language none reads gets the secret scan and a note.
+import { lintJs } from './eslint.js';
+import { applyFocus, foldAndSort, type Finding, type Focus } from './findings.js';
+import { isJsx, languageOf } from './languages.js';
+import { scanSecrets } from './secrets.js';
+import { scanTree } from './tree-sitter.js';
+
+export interface ReviewInput {
+  code: string;
+  language?: string;
+  filename?: string;
+  focus?: Focus[];
+}
+
+export async function review(input: ReviewInput) {
+  const lang = languageOf(input.language, input.filename);
+  const notes: string[] = [];
+  const engines: string[] = ['secretlint'];
+  let found: Finding[] = [];
+  if ('unknown' in lang) {
+    notes.push(`The language “${lang.unknown}” is not one this review parses (javascript, typescript, python, go, java, rust, ruby, php, csharp, shell): only the secret scan ran.`);
+  } else if (lang.known === 'javascript' || lang.known === 'typescript') {
+    const ts = lang.known === 'typescript';
+    const out = isJsx(input.filename) && ts ? { unsupported: 'TSX' } : lintJs(input.code, ts);
+    if ('findings' in out) {
+      engines.unshift('eslint');
+      found = out.findings;
+    } else {
+      // TypeScript that stripping cannot make JavaScript (enums, namespaces, TSX) or that does not parse: the parser
+      // finds where the syntax breaks; the rules are ESLint's, so only the syntax and the secrets are reported.
+      engines.unshift('tree-sitter');
+      found = await scanTree(input.code, isJsx(input.filename) ? 'tsx' : 'typescript', false);
+      if ('unsupported' in out) notes.push(`This TypeScript uses syntax beyond type annotations (${out.unsupported}): ESLint's rules did not run; the syntax was checked and the secrets scanned.`);
+    }
+  } else {
+    engines.unshift('tree-sitter');
+    found = await scanTree(input.code, lang.known);
+  }
+  found.push(...(await scanSecrets(input.code)));
+  const findings = foldAndSort(applyFocus(found, input.focus));
+  return { language: 'known' in lang ? lang.known : lang.unknown, supported: 'known' in lang, engines, findings, notes };
+}

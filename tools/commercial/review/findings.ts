@@ -1,0 +1,66 @@
+// A finding as every engine reports it, and what the services do with a list of them: keep the caller's focus,
+// fold duplicates (the same line and the same kind of defect from two engines), sort by place.
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+export const FOCUSES = ['security', 'performance', 'style', 'correctness'] as const;
+export type Focus = (typeof FOCUSES)[number];
+
+export interface Patch {
+  /** 1-based line and column where the replaced text starts, and where it ends (exclusive). */
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  replacement: string;
+}
+
+export interface Finding {
+  rule_id: string;
+  line: number;
+  column: number;
+  end_line?: number;
+  end_column?: number;
+  severity: Severity;
+  category: Focus;
+  message: string;
+  /** What to do about it. */
+  fix: string;
+  /** The exact edit, where the engine offers one. */
+  patch?: Patch;
+  engine: 'eslint' | 'tree-sitter' | 'secretlint' | 'model';
+}
+
+const RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+
+/** Syntax errors are kept whatever the focus: nothing else about the code can be trusted without them. */
+export function applyFocus(findings: Finding[], focus: readonly Focus[] | undefined): Finding[] {
+  if (!focus || focus.length === 0) return findings;
+  return findings.filter((f) => f.rule_id.endsWith('syntax-error') || focus.includes(f.category));
+}
+
+/** One finding per line and defect (`also` names the other engines' rule ids), ordered by place then severity. */
+export function foldAndSort(findings: Finding[]): (Finding & { also?: string[] })[] {
+  const out: (Finding & { also?: string[] })[] = [];
+  const byKey = new Map<string, Finding & { also?: string[] }>();
+  for (const f of [...findings].sort((a, b) => a.line - b.line || a.column - b.column || RANK[a.severity] - RANK[b.severity])) {
+    const key = `${f.line}:${kindOf(f)}`;
+    const seen = byKey.get(key);
+    if (seen && kindOf(f) !== 'other') {
+      if (RANK[f.severity] < RANK[seen.severity]) seen.severity = f.severity;
+      seen.patch ??= f.patch;
+      (seen.also ??= []).push(f.rule_id);
+      continue;
+    }
+    const copy = { ...f };
+    byKey.set(key, copy);
+    out.push(copy);
+  }
+  return out;
+}
+
+/** The defect a rule id names, coarsely, so that eval found by two rules is one finding. */
+function kindOf(f: Finding): string {
+  const id = f.rule_id.toLowerCase();
+  for (const k of ['eval', 'secret', 'sql', 'command', 'deserial', 'tls', 'hash', 'regexp', 'syntax']) if (id.includes(k)) return k;
+  return f.engine === 'model' ? 'model' : 'other';
+}

@@ -1,0 +1,55 @@
+// What a code review order's work does (the order engine's producers for `review` and `code_review`, named in
+// catalog.ts): run the engines within the time budget. `review` is $25 a review; `code_review` is metered on the
+// code's tokens. Apart from tool.ts, which runs the order work in the request: the catalog must not import the work.
+import { meteredPrice } from '../../../src/commerce/prices.js';
+import { GatewayError } from '../../../src/errors.js';
+import type { WorkerContext } from '../../../src/registry/types.js';
+import type * as store from '../../../src/store/orders.js';
+import type { ServiceDef } from '../services.js';
+import { review, type ReviewInput } from './engine.js';
+import type { Focus } from './findings.js';
+import { TIME_BUDGET_MS, tokensOf } from './limits.js';
+
+export const REVIEW_SERVICE = 'review';
+export const METERED_SERVICE = 'code_review';
+export const METERED_PRICE_ID = 'code_review.per_1k_tokens';
+
+interface StoredInput {
+  code: string;
+  language?: string;
+  filename?: string;
+  focus?: Focus | Focus[];
+}
+
+async function analyse(o: store.OrderRow) {
+  const input = JSON.parse(o.input) as StoredInput;
+  const focus = input.focus === undefined ? undefined : Array.isArray(input.focus) ? input.focus : [input.focus];
+  const req: ReviewInput = { code: input.code, ...(input.language ? { language: input.language } : {}), ...(input.filename ? { filename: input.filename } : {}), ...(focus ? { focus } : {}) };
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new GatewayError('unavailable', `The review took longer than ${TIME_BUDGET_MS / 1000} s.`)), TIME_BUDGET_MS);
+  });
+  try {
+    const r = await Promise.race([review(req), late]);
+    const tokens = tokensOf(input.code.length);
+    const counts = Object.fromEntries(['critical', 'high', 'medium', 'low', 'info'].map((s) => [s, r.findings.filter((f) => f.severity === s).length]));
+    return { result: { ...r, ...(focus ? { focus } : {}), summary: { findings: r.findings.length, ...counts }, lines: input.code.split('\n').length, tokens: { code: tokens, model: 0, total: tokens } }, tokens };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const reviewService: ServiceDef = {
+  service: REVIEW_SERVICE,
+  async produce(o) {
+    return { result: (await analyse(o)).result };
+  },
+};
+
+export const meteredReviewService: ServiceDef = {
+  service: METERED_SERVICE,
+  async produce(o: store.OrderRow, ctx: WorkerContext) {
+    const { result, tokens } = await analyse(o);
+    return { result, usage: { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens }, charge: meteredPrice(ctx.config.commercial.prices[METERED_PRICE_ID], tokens) };
+  },
+};
