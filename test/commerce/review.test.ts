@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { ROOT } from '../helpers/paths.js';
+import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 
 const OPERATOR = 'operator-token-for-review-test';
 const fixture = (name: string) => fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'review', name), 'utf8');
@@ -27,6 +28,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw?.cleanup();
+  await withModel?.cleanup();
+  await llm?.close();
 });
 
 const KNOWN: Record<string, string[]> = {
@@ -111,5 +114,55 @@ describe('POST /v1/code-review', () => {
     const order = await api(gw.apiUrl, 'GET', `/orders/${r.body.order_id}`, { headers: key(k) });
     expect(order.body).toMatchObject({ service: 'code_review', price: { price_id: 'code_review.per_1k_tokens' }, payment: { state: 'captured', charged_micro_usd: tokens * 100 } });
     expect((await api(gw.apiUrl, 'POST', '/v1/code-review', { body: { code, focus: 'speed' }, headers: key(k) })).status).toBe(422);
+  });
+});
+
+let withModel: TestGateway;
+let llm: ScriptedLlm;
+
+describe('with a model', () => {
+  it('merges the model’s findings that point to a real line, folds its duplicates of engine findings, and charges its tokens', async () => {
+    llm = await startScriptedLlm([]);
+    withModel = await startGateway({ env: { GATEWAY_OPERATOR_TOKEN: OPERATOR, GATEWAY_SIGNUPS_PER_CLIENT_PER_DAY: '100', LLM_BASE_URL: llm.url, LLM_MODEL: llm.model } });
+    const r0 = await api(withModel.apiUrl, 'POST', '/signup', { body: { email: 'model@example.com', name: 'Model Co' } });
+    const mk = r0.body.key as string;
+    await api(withModel.url, 'POST', '/operator/credits', { body: { email: 'model@example.com', amount: 100_000_000, reason: 'test' }, headers: { 'x-operator-token': OPERATOR } });
+    const code = fixture('bad.py');
+    const usage = { prompt_tokens: 500, completion_tokens: 120, total_tokens: 620 };
+    llm.push({
+      usage,
+      content: JSON.stringify({
+        findings: [
+          { line: 17, severity: 'low', category: 'correctness', rule: 'unused-result', message: 'handle returns the unpickled object to the caller unchecked.', fix: 'Validate obj before returning it.' },
+          { line: 8, severity: 'critical', category: 'security', rule: 'shell', message: 'Shell injection.', fix: 'Use subprocess.run with a list.' },
+          { line: 99, severity: 'high', category: 'security', rule: 'made-up', message: 'A line that does not exist.' },
+          { line: 6, severity: 'high', category: 'security', rule: 'blank', message: 'A blank line.' },
+        ],
+      }),
+    });
+    const r = await api(withModel.apiUrl, 'POST', '/v1/code-review', { body: { code, language: 'python' }, headers: key(mk) });
+    expect(r.status).toBe(200);
+    expect(r.body.engines).toEqual(['tree-sitter', 'secretlint', 'model']);
+    expect(r.body.findings.map((f: { line: number; rule_id: string }) => `${f.line} ${f.rule_id}`)).toEqual([...KNOWN['bad.py']!, '17 model/unused-result']);
+    expect(r.body.findings.at(-1)).toMatchObject({ column: 5, severity: 'low', category: 'correctness', engine: 'model', fix: 'Validate obj before returning it.' });
+    expect(r.body.model).toEqual({ findings: 1, folded: 1, dropped: 2 });
+    // The model saw the code numbered, and the engines' findings.
+    expect(llm.requests.at(-1)!.body.messages[1].content).toContain('8|     os.system("ls " + user)');
+    const tokens = Math.ceil(code.length / 4);
+    expect(r.body.tokens).toEqual({ code: tokens, model: 620, total: tokens + 620 });
+    expect(r.body.charged.micro_usd).toBe((tokens + 620) * 100);
+    expect((await api(withModel.apiUrl, 'GET', '/usage', { headers: key(mk) })).body.balance).toBe(100_000_000 - (tokens + 620) * 100);
+  });
+
+  it('delivers the engines’ findings with a note when the model fails', async () => {
+    const r0 = await api(withModel.apiUrl, 'POST', '/signup', { body: { email: 'model2@example.com', name: 'Model Co' } });
+    const mk = r0.body.key as string;
+    await api(withModel.url, 'POST', '/operator/credits', { body: { email: 'model2@example.com', amount: 100_000_000, reason: 'test' }, headers: { 'x-operator-token': OPERATOR } });
+    llm.push({ status: 500, error: { message: 'boom' } });
+    const r = await api(withModel.apiUrl, 'POST', '/review', { body: { code: fixture('bad.go'), filename: 'bad.go' }, headers: key(mk) });
+    expect(r.status).toBe(200);
+    expect(r.body.findings.map((f: { line: number; rule_id: string }) => `${f.line} ${f.rule_id}`)).toEqual(KNOWN['bad.go']);
+    expect(r.body.notes.join(' ')).toMatch(/The model could not review this code/);
+    expect(r.body.charged.micro_usd).toBe(25_000_000);
   });
 });

@@ -7,8 +7,9 @@ import type { WorkerContext } from '../../../src/registry/types.js';
 import type * as store from '../../../src/store/orders.js';
 import type { ServiceDef } from '../services.js';
 import { review, type ReviewInput } from './engine.js';
-import type { Focus } from './findings.js';
+import { foldAndSort, type Focus } from './findings.js';
 import { TIME_BUDGET_MS, tokensOf } from './limits.js';
+import { reviewWithModel } from './model.js';
 
 export const REVIEW_SERVICE = 'review';
 export const METERED_SERVICE = 'code_review';
@@ -21,7 +22,7 @@ interface StoredInput {
   focus?: Focus | Focus[];
 }
 
-async function analyse(o: store.OrderRow) {
+async function analyse(o: store.OrderRow, ctx: WorkerContext) {
   const input = JSON.parse(o.input) as StoredInput;
   const focus = input.focus === undefined ? undefined : Array.isArray(input.focus) ? input.focus : [input.focus];
   const req: ReviewInput = { code: input.code, ...(input.language ? { language: input.language } : {}), ...(input.filename ? { filename: input.filename } : {}), ...(focus ? { focus } : {}) };
@@ -31,9 +32,27 @@ async function analyse(o: store.OrderRow) {
   });
   try {
     const r = await Promise.race([review(req), late]);
-    const tokens = tokensOf(input.code.length);
+    const llm = ctx.config.llm;
+    const model = llm?.model && r.supported ? await Promise.race([reviewWithModel(llm, input.code, r.language, r.findings, focus, AbortSignal.timeout(TIME_BUDGET_MS)), late]) : undefined;
+    if (model) {
+      r.engines.push('model');
+      r.findings = foldAndSort([...r.findings, ...model.findings]);
+      if (model.note) r.notes.push(model.note);
+    }
+    const code = tokensOf(input.code.length);
+    const modelTokens = model?.usage.total_tokens ?? 0;
     const counts = Object.fromEntries(['critical', 'high', 'medium', 'low', 'info'].map((s) => [s, r.findings.filter((f) => f.severity === s).length]));
-    return { result: { ...r, ...(focus ? { focus } : {}), summary: { findings: r.findings.length, ...counts }, lines: input.code.split('\n').length, tokens: { code: tokens, model: 0, total: tokens } }, tokens };
+    return {
+      result: {
+        ...r,
+        ...(focus ? { focus } : {}),
+        summary: { findings: r.findings.length, ...counts },
+        ...(model ? { model: { findings: model.findings.length, folded: model.folded, dropped: model.dropped } } : {}),
+        lines: input.code.split('\n').length,
+        tokens: { code, model: modelTokens, total: code + modelTokens },
+      },
+      usage: { prompt_tokens: code + (model?.usage.prompt_tokens ?? 0), completion_tokens: model?.usage.completion_tokens ?? 0, total_tokens: code + modelTokens },
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -41,15 +60,16 @@ async function analyse(o: store.OrderRow) {
 
 export const reviewService: ServiceDef = {
   service: REVIEW_SERVICE,
-  async produce(o) {
-    return { result: (await analyse(o)).result };
+  async produce(o: store.OrderRow, ctx: WorkerContext) {
+    const { result, usage } = await analyse(o, ctx);
+    return { result, usage };
   },
 };
 
 export const meteredReviewService: ServiceDef = {
   service: METERED_SERVICE,
   async produce(o: store.OrderRow, ctx: WorkerContext) {
-    const { result, tokens } = await analyse(o);
-    return { result, usage: { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens }, charge: meteredPrice(ctx.config.commercial.prices[METERED_PRICE_ID], tokens) };
+    const { result, usage } = await analyse(o, ctx);
+    return { result, usage, charge: meteredPrice(ctx.config.commercial.prices[METERED_PRICE_ID], usage.total_tokens) };
   },
 };

@@ -12,6 +12,7 @@ import { orderView } from '../view.js';
 import { orderKind } from '../work.js';
 import { FOCUSES } from './findings.js';
 import { MAX_CHARS, MAX_LINES, tokensOf } from './limits.js';
+import { modelTokenCap } from './model.js';
 import { METERED_PRICE_ID, METERED_SERVICE, REVIEW_SERVICE } from './service.js';
 
 const Code = z
@@ -63,5 +64,9 @@ export const codeReviewMetered = defineTool({
   auth: 'account',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async ({ payment_method, webhook_url, ...order }, ctx) =>
-    runOrder(ctx, METERED_SERVICE, METERED_PRICE_ID, meteredPrice(ctx.config.commercial.prices[METERED_PRICE_ID], tokensOf(order.code.length)), order, webhook_url, payment_method, true),
+    {
+    // The most it can cost: the code's tokens, and with a model its call's prompt and reply.
+    const cap = tokensOf(order.code.length) + (ctx.config.llm?.model ? modelTokenCap(order.code.length, order.code.split('\n').length) : 0);
+    return runOrder(ctx, METERED_SERVICE, METERED_PRICE_ID, meteredPrice(ctx.config.commercial.prices[METERED_PRICE_ID], cap), order, webhook_url, payment_method, true);
+  },
 });
