@@ -146,3 +146,22 @@ export class ThreadClient<Req, Res> {
     await this.exited;
   }
 }
+
+/**
+ * A function that runs on a thread of its own (the module `entry` serving it with serveThread): the thread starts
+ * with the first call and is shared by every gateway of the process; one that stopped (a crash on some input) is
+ * replaced at the next call. For CPU-heavy work (page extraction, code review) that would stall the event loop.
+ */
+export function sharedThread<Req, Res>(entry: URL): (req: Req) => Promise<Res> {
+  let thread: Promise<ThreadClient<Req, Res>> | null = null;
+  const client = async (): Promise<ThreadClient<Req, Res>> => {
+    const t = await (thread ??= ThreadClient.start<Req, Res>(entry)).catch((err: unknown) => {
+      thread = null;
+      throw err;
+    });
+    if (t.alive) return t;
+    thread = null;
+    return client();
+  };
+  return async (req) => (await client()).call(req);
+}

@@ -6,7 +6,8 @@ import { GatewayError } from '../../../src/errors.js';
 import type { WorkerContext } from '../../../src/registry/types.js';
 import type * as store from '../../../src/store/orders.js';
 import type { ServiceDef } from '../services.js';
-import { review, type ReviewInput } from './engine.js';
+import type { ReviewInput } from './engine.js';
+import { reviewOffLoop } from './off-loop.js';
 import { foldAndSort, type Focus } from './findings.js';
 import { TIME_BUDGET_MS, tokensOf } from './limits.js';
 import { reviewWithModel } from './model.js';
@@ -31,7 +32,7 @@ async function analyse(o: store.OrderRow, ctx: WorkerContext) {
     timer = setTimeout(() => reject(new GatewayError('unavailable', `The review took longer than ${TIME_BUDGET_MS / 1000} s.`)), TIME_BUDGET_MS);
   });
   try {
-    const r = await Promise.race([review(req), late]);
+    const r = await Promise.race([reviewOffLoop(req), late]);
     const llm = ctx.config.llm;
     const model = llm?.model && r.supported ? await Promise.race([reviewWithModel(llm, input.code, r.language, r.findings, focus, AbortSignal.timeout(TIME_BUDGET_MS)), late]) : undefined;
     if (model) {
