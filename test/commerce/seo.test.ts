@@ -1,8 +1,8 @@
 // POST /seo/audits (issue 24, the quick audit) end to end on the commercial listener: a small website on loopback
 // (allowed through GATEWAY_EGRESS_ALLOW) with a page of known faults and a clean page; the exact checks failed,
 // the exact score and the order of the top fixes; the order delivered and charged $10; a blocked or unreachable
-// URL fails the order and releases it; 422 on a bad URL and on a deep audit (not available yet) before any
-// hold; another account cannot read the order.
+// URL fails the order and releases it; 422 on a bad URL or an unknown audit type before any hold; another
+// account cannot read the order. The deep audit is test/commerce/seo-deep.test.ts.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -136,7 +136,7 @@ describe('the quick SEO audit', () => {
     expect(await balanceOf(k)).toBe(TEN_USD);
   });
 
-  it('answers 422 to a bad URL and to a deep audit before anything is held', async () => {
+  it('answers 422 to a bad URL and to an unknown audit type before anything is held', async () => {
     const k = await account('bad@example.com', 100_000_000);
     for (const url of ['not a url', 'ftp://example.com/x', '/relative']) {
       const r = await api(gw.apiUrl, 'POST', '/seo/audits', { body: { url }, headers: key(k) });
@@ -144,9 +144,6 @@ describe('the quick SEO audit', () => {
       expect(r.body.detail[0].loc).toEqual(['body', 'url']);
     }
     expect((await api(gw.apiUrl, 'POST', '/seo/audits', { body: { url: `${siteUrl}/clean`, audit_type: 'full' }, headers: key(k) })).status).toBe(422);
-    const deep = await api(gw.apiUrl, 'POST', '/seo/audits', { body: { url: `${siteUrl}/clean`, audit_type: 'deep' }, headers: key(k) });
-    expect(deep.status).toBe(422);
-    expect(deep.body.error.message).toMatch(/deep audit .* not available yet/);
     expect(await balanceOf(k)).toBe(100_000_000);
     expect((await api(gw.apiUrl, 'GET', '/orders', { headers: key(k) })).body.orders).toEqual([]);
   });

@@ -5,13 +5,17 @@ import type { WorkerContext } from '../../../src/registry/types.js';
 import type * as store from '../../../src/store/orders.js';
 import type { ServiceDef } from '../services.js';
 import { auditPage } from './checks.js';
+import { deepAudit } from './deep.js';
 import { fetchPage, SEO_TIMEOUT_MS } from './fetch.js';
 
 export const SEO_QUICK = 'seo.quick';
+export const SEO_DEEP = 'seo.deep';
+/** The deep audit's whole time: the page, then the crawl's budget, the sitemaps and Lighthouse alongside. */
+export const SEO_DEEP_TIMEOUT_MS = SEO_TIMEOUT_MS + 120_000;
 
 interface StoredInput {
   url: string;
-  audit_type: 'quick';
+  audit_type: 'quick' | 'deep';
 }
 
 async function produce(o: store.OrderRow, ctx: WorkerContext) {
@@ -34,3 +38,25 @@ async function produce(o: store.OrderRow, ctx: WorkerContext) {
 }
 
 export const seoQuickService: ServiceDef = { service: SEO_QUICK, produce };
+
+/** The deep audit: the page fetched as the quick one (its failures fail the order), then the deep parts. */
+async function produceDeep(o: store.OrderRow, ctx: WorkerContext) {
+  const input = JSON.parse(o.input) as StoredInput;
+  const signal = AbortSignal.timeout(SEO_DEEP_TIMEOUT_MS);
+  const page = await fetchPage(ctx.services.egress, input.url, ctx.clock.now(), signal);
+  const audit = await deepAudit(ctx.services.egress, page, ctx.clock.now(), signal);
+  return {
+    result: {
+      audit_type: 'deep',
+      url: page.url,
+      final_url: page.finalUrl,
+      ...audit,
+      page: { status: page.status, redirects: page.redirects, bytes: page.bytes, response_ms: Math.round(page.elapsedMs), content_type: page.headers['content-type'] ?? null },
+      scoring:
+        '`score` is the quick audit’s (the page’s 19 checks, weights summing to 100); `overall_score` is the weights passed of every check run (page, site, content, Lighthouse). ' +
+        'The action plan is every failed check ordered by impact × ease (low effort 3, medium 2, high 1), then impact.',
+    },
+  };
+}
+
+export const seoDeepService: ServiceDef = { service: SEO_DEEP, produce: produceDeep };
