@@ -2,6 +2,8 @@
 // checks on the page's linkedom DOM, the score and the fixes) in this process, and the order end to end on the
 // built gateway's commercial listener: POST /seo/audits (held), the order's work (robots.txt, the page through
 // egress, the checks), captured, polled with GET /orders/{id} until delivered; sequential, after a warm-up.
+// The deep audit is measured the same way, informative (no target): robots.txt, /sitemap.xml (404 here), a crawl
+// of the fixture's same-origin links (every URL answers the page), content analysis, the plan.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,8 +40,8 @@ export async function seo(): Promise<string> {
   };
   const key = (await call('POST', apiUrl, '/signup', { email: 'bench-seo@example.com', name: 'Bench' })).body.key as string;
   await call('POST', gw.url, '/operator/credits', { email: 'bench-seo@example.com', amount: 1_000_000_000, reason: 'bench' }, { 'x-operator-token': BENCH_OPERATOR_TOKEN });
-  const audit = async () => {
-    const placed = await call('POST', apiUrl, '/seo/audits', { url: `${siteUrl}/page`, audit_type: 'quick' }, { 'x-revenue-key': key });
+  const audit = async (audit_type: 'quick' | 'deep' = 'quick') => {
+    const placed = await call('POST', apiUrl, '/seo/audits', { url: `${siteUrl}/page`, audit_type }, { 'x-revenue-key': key });
     if (placed.status !== 202) throw new Error(`POST /seo/audits answered ${placed.status}: ${JSON.stringify(placed.body)}`);
     for (;;) {
       const o = await call('GET', apiUrl, `/orders/${placed.body.order_id}`, undefined, { 'x-revenue-key': key });
@@ -49,7 +51,9 @@ export async function seo(): Promise<string> {
     }
   };
   let first: any;
+  let deepFirst: any;
   const e2e: number[] = [];
+  const deep: number[] = [];
   try {
     first = await audit();
     for (let i = 0; i < 10; i++) await audit();
@@ -57,6 +61,12 @@ export async function seo(): Promise<string> {
       const t0 = performance.now();
       await audit();
       e2e.push(performance.now() - t0);
+    }
+    deepFirst = await audit('deep');
+    for (let i = 0; i < 10; i++) {
+      const t0 = performance.now();
+      await audit('deep');
+      deep.push(performance.now() - t0);
     }
   } finally {
     await gw.stop();
@@ -69,5 +79,6 @@ export async function seo(): Promise<string> {
     `  - engine alone (linkedom DOM, 19 checks, score, fixes): p50 ${pct(engine, 50).toFixed(2)} ms, p99 ${pct(engine, 99).toFixed(2)} ms`,
     `  - order end to end (POST /seo/audits held → work: robots.txt, page through egress, checks → captured → GET /orders/{id} delivered; sequential): p50 ${pct(e2e, 50).toFixed(1)} ms, p99 ${pct(e2e, 99).toFixed(1)} ms (target ≤ 300 ms)`,
     `  - charged per audit: $${first.payment.charged_usd}`,
+    `- deep audit of the same page (order end to end; ${deepFirst.result.crawl.pages.length} URLs crawled, ${deepFirst.result.action_plan.length} plan items, Lighthouse ${deepFirst.result.skipped.includes('lighthouse') ? 'skipped' : 'ran'}; informative, no target): p50 ${pct(deep, 50).toFixed(1)} ms, p99 ${pct(deep, 99).toFixed(1)} ms; charged $${deepFirst.payment.charged_usd}`,
   ].join('\n');
 }
