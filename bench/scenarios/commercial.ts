@@ -8,13 +8,13 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { load, table, type LoadResult } from '../lib/cannon.js';
+import { commercialAccount, pct } from '../lib/commercial.js';
 import { BENCH_OPERATOR_TOKEN, freePort, startGateway, startScript, type Running } from '../lib/processes.js';
 import { Database } from '../../src/store/sqlite-driver.js';
 
 const CONNECTIONS = 20;
 const ORDERS = 1000;
 const AD = JSON.stringify({ type: 'ad', brief: 'A same-day courier in town: parcels across the city before dinner.', platform: 'Facebook' });
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function call(base: string, method: string, p: string, o: { body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
   const r = await fetch(`${base}${p}`, {
@@ -61,13 +61,7 @@ async function startCommercial(llm: string): Promise<Commercial> {
 }
 
 /** Opens an account and credits it through the operator (main listener); its key and id. */
-async function account(c: Commercial, email: string, amount: number): Promise<{ key: string; id: string }> {
-  const s = await call(c.api, 'POST', '/signup', { body: { email, name: 'Bench Co' } });
-  if (s.status !== 201) throw new Error(`signup answered ${s.status}: ${JSON.stringify(s.body)}`);
-  const cr = await call(c.gw.url, 'POST', '/operator/credits', { body: { email, amount, reason: 'bench' }, headers: { 'x-operator-token': BENCH_OPERATOR_TOKEN } });
-  if (cr.status !== 201) throw new Error(`operator credit answered ${cr.status}: ${JSON.stringify(cr.body)}`);
-  return { key: s.body.key as string, id: s.body.account_id as string };
-}
+const account = (c: Commercial, email: string, amount: number) => commercialAccount(c.gw, c.api, email, amount, 'Bench Co');
 
 async function placeOne(c: Commercial, key: string): Promise<{ id: string; price: number; ms: number }> {
   const t0 = performance.now();

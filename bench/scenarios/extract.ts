@@ -1,12 +1,10 @@
 // Issue 24 target: extraction from a 2,000-word text ≤ 200 ms. Measured twice: the engines alone (the thread's
 // work: compromise and the patterns, fields by name and type) in this process, and POST /extract end to end on
 // the built gateway's commercial listener (hold, engines on their thread, capture), sequential, after a warm-up.
-import { performance } from 'node:perf_hooks';
 import { runEngine } from '../../tools/commercial/extract/engine.js';
 import { parseSchema, type Field } from '../../tools/commercial/extract/schema.js';
+import { commercialAccount, pct, requestJson, timeSequential } from '../lib/commercial.js';
 import { BENCH_OPERATOR_TOKEN, freePort, startGateway } from '../lib/processes.js';
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 const PARAGRAPH =
   'Acme Corporation announced on March 3, 2024 that Alice Johnson will become its chief executive. Johnson joins from Globex Industries in Berlin, ' +
@@ -22,36 +20,19 @@ const SCHEMA = { company: 'organization', ceo: 'person', city: 'place', announce
 export async function extract(): Promise<string> {
   const fields = (parseSchema(SCHEMA) as { fields: Field[] }).fields;
   const words = TEXT.trim().split(/\s+/).length;
-  for (let i = 0; i < 10; i++) runEngine({ kind: 'text', body: TEXT, fields });
-  const engine: number[] = [];
-  for (let i = 0; i < 50; i++) {
-    const t0 = performance.now();
-    runEngine({ kind: 'text', body: TEXT, fields });
-    engine.push(performance.now() - t0);
-  }
+  const engine = await timeSequential(() => runEngine({ kind: 'text', body: TEXT, fields }), { warmup: 10, runs: 50 });
 
   const apiPort = await freePort();
   const gw = await startGateway({ GATEWAY_API_PORT: String(apiPort), GATEWAY_OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const post = async (base: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const r = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    return { status: r.status, body: (await r.json()) as any };
-  };
-  const key = (await post(apiUrl, '/signup', { email: 'bench-extract@example.com', name: 'Bench' })).body.key as string;
-  await post(gw.url, '/operator/credits', { email: 'bench-extract@example.com', amount: 1_000_000_000, reason: 'bench' }, { 'x-operator-token': BENCH_OPERATOR_TOKEN });
+  const { key } = await commercialAccount(gw, apiUrl, 'bench-extract@example.com', 1_000_000_000);
   const call = async () => {
-    const r = await post(apiUrl, '/extract', { source: TEXT, source_type: 'text', schema: SCHEMA }, { 'x-revenue-key': key });
+    const r = await requestJson('POST', apiUrl, '/extract', { source: TEXT, source_type: 'text', schema: SCHEMA }, { 'x-revenue-key': key });
     if (r.status !== 200) throw new Error(`POST /extract answered ${r.status}: ${JSON.stringify(r.body)}`);
     return r.body;
   };
   const first = await call();
-  for (let i = 0; i < 10; i++) await call();
-  const e2e: number[] = [];
-  for (let i = 0; i < 50; i++) {
-    const t0 = performance.now();
-    await call();
-    e2e.push(performance.now() - t0);
-  }
+  const e2e = await timeSequential(call, { warmup: 10, runs: 50 });
   await gw.stop();
   return [
     '## Extract (issue 24)',

@@ -1,11 +1,9 @@
 // Issue 24 target: code review of a 500-line TypeScript file p50 ≤ 1.5 s. Measured twice: the engines alone
 // (ESLint on the stripped TypeScript, the secret scan) in this process, and POST /review end to end on the built
 // gateway's commercial listener (hold, engines, capture), sequential, after a warm-up.
-import { performance } from 'node:perf_hooks';
 import { review } from '../../tools/commercial/review/engine.js';
+import { commercialAccount, pct, requestJson, timeSequential } from '../lib/commercial.js';
 import { BENCH_OPERATOR_TOKEN, freePort, startGateway } from '../lib/processes.js';
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 const BLOCK = (i: number) => `
 interface Row${i} { id: number; name: string; tags: string[] }
@@ -30,35 +28,18 @@ export const FILE = (() => {
 })();
 
 export async function reviewBench(): Promise<string> {
-  for (let i = 0; i < 5; i++) await review({ code: FILE, language: 'typescript' });
-  const engine: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const t0 = performance.now();
-    await review({ code: FILE, language: 'typescript' });
-    engine.push(performance.now() - t0);
-  }
+  const engine = await timeSequential(() => review({ code: FILE, language: 'typescript' }), { warmup: 5, runs: 30 });
   const apiPort = await freePort();
   const gw = await startGateway({ GATEWAY_API_PORT: String(apiPort), GATEWAY_OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const post = async (base: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const r = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    return { status: r.status, body: (await r.json()) as any };
-  };
-  const key = (await post(apiUrl, '/signup', { email: 'bench-review@example.com', name: 'Bench' })).body.key as string;
-  await post(gw.url, '/operator/credits', { email: 'bench-review@example.com', amount: 10_000_000_000, reason: 'bench' }, { 'x-operator-token': BENCH_OPERATOR_TOKEN });
+  const { key } = await commercialAccount(gw, apiUrl, 'bench-review@example.com', 10_000_000_000);
   const call = async () => {
-    const r = await post(apiUrl, '/review', { code: FILE, filename: 'bench.ts' }, { 'x-revenue-key': key });
+    const r = await requestJson('POST', apiUrl, '/review', { code: FILE, filename: 'bench.ts' }, { 'x-revenue-key': key });
     if (r.status !== 200) throw new Error(`POST /review answered ${r.status}: ${JSON.stringify(r.body)}`);
     return r.body;
   };
   const first = await call();
-  for (let i = 0; i < 5; i++) await call();
-  const e2e: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const t0 = performance.now();
-    await call();
-    e2e.push(performance.now() - t0);
-  }
+  const e2e = await timeSequential(call, { warmup: 5, runs: 30 });
   await gw.stop();
   return [
     '## Code review (issue 24)',

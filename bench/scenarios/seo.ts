@@ -8,22 +8,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { auditPage } from '../../tools/commercial/seo/checks.js';
+import { commercialAccount, pct, requestJson as call, timeSequential } from '../lib/commercial.js';
 import { BENCH_OPERATOR_TOKEN, ROOT, freePort, startGateway } from '../lib/processes.js';
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const PAGE = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'seo', 'faulty.html'), 'utf8');
 
 export async function seo(): Promise<string> {
   const page = { url: 'http://127.0.0.1/faulty', finalUrl: 'http://127.0.0.1/faulty', status: 200, redirects: [], headers: { 'x-robots-tag': 'noindex' }, html: PAGE, bytes: PAGE.length, elapsedMs: 3 };
-  for (let i = 0; i < 20; i++) auditPage(page);
-  const engine: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const t0 = performance.now();
-    auditPage(page);
-    engine.push(performance.now() - t0);
-  }
+  const engine = await timeSequential(() => auditPage(page), { warmup: 20, runs: 200 });
 
   const site = http.createServer((req, res) => {
     if (req.url === '/robots.txt') return void res.writeHead(404).end();
@@ -34,12 +27,7 @@ export async function seo(): Promise<string> {
   const apiPort = await freePort();
   const gw = await startGateway({ GATEWAY_API_PORT: String(apiPort), GATEWAY_OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN, GATEWAY_EGRESS_ALLOW: '127.0.0.1/32' });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const call = async (method: string, base: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const r = await fetch(`${base}${p}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    return { status: r.status, body: (await r.json()) as any };
-  };
-  const key = (await call('POST', apiUrl, '/signup', { email: 'bench-seo@example.com', name: 'Bench' })).body.key as string;
-  await call('POST', gw.url, '/operator/credits', { email: 'bench-seo@example.com', amount: 1_000_000_000, reason: 'bench' }, { 'x-operator-token': BENCH_OPERATOR_TOKEN });
+  const { key } = await commercialAccount(gw, apiUrl, 'bench-seo@example.com', 1_000_000_000);
   const audit = async (audit_type: 'quick' | 'deep' = 'quick') => {
     const placed = await call('POST', apiUrl, '/seo/audits', { url: `${siteUrl}/page`, audit_type }, { 'x-revenue-key': key });
     if (placed.status !== 202) throw new Error(`POST /seo/audits answered ${placed.status}: ${JSON.stringify(placed.body)}`);
@@ -52,22 +40,13 @@ export async function seo(): Promise<string> {
   };
   let first: any;
   let deepFirst: any;
-  const e2e: number[] = [];
-  const deep: number[] = [];
+  let e2e: number[] = [];
+  let deep: number[] = [];
   try {
     first = await audit();
-    for (let i = 0; i < 10; i++) await audit();
-    for (let i = 0; i < 50; i++) {
-      const t0 = performance.now();
-      await audit();
-      e2e.push(performance.now() - t0);
-    }
+    e2e = await timeSequential(() => audit(), { warmup: 10, runs: 50 });
     deepFirst = await audit('deep');
-    for (let i = 0; i < 10; i++) {
-      const t0 = performance.now();
-      await audit('deep');
-      deep.push(performance.now() - t0);
-    }
+    deep = await timeSequential(() => audit('deep'), { warmup: 0, runs: 10 });
   } finally {
     await gw.stop();
     site.closeAllConnections();

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { openAccount, revenueKey as key } from '../helpers/commerce.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import path from 'node:path';
 import { ROOT } from '../helpers/paths.js';
@@ -25,15 +26,7 @@ let llm: ScriptedLlm;
 let site: http.Server;
 let siteUrl: string;
 
-const key = (k: string) => ({ 'x-revenue-key': k });
-
-async function account(gw: TestGateway, email: string, credit: number): Promise<string> {
-  const r = await api(gw.apiUrl, 'POST', '/signup', { body: { email, name: 'Extract Co' } });
-  expect(r.status).toBe(201);
-  const c = await api(gw.url, 'POST', '/operator/credits', { body: { email, amount: credit, reason: 'test' }, headers: { 'x-operator-token': OPERATOR } });
-  expect(c.status).toBe(201);
-  return r.body.key as string;
-}
+const account = (gw: TestGateway, email: string, credit: number) => openAccount(gw, email, { credit, operatorToken: OPERATOR, name: 'Extract Co' });
 const balanceOf = async (gw: TestGateway, k: string): Promise<number> => (await api(gw.apiUrl, 'GET', '/usage', { headers: key(k) })).body.balance;
 
 beforeAll(async () => {

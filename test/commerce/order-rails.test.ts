@@ -15,6 +15,7 @@ import { paymentsByPayer } from '../../src/store/x402-ledger.js';
 import { orderKind } from '../../tools/commercial/work.js';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
+import { creditAccount, orderSettles, revenueKey as key, signUp } from '../helpers/commerce.js';
 import { startScriptedLlm, type RecordedRequest, type Scripted, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { startStripeServer, type FakeStripe, type FakeIntent } from '../helpers/stripe-server.js';
 import { accountOf, NETWORK, startChain, type LocalChain } from '../x402/chain.js';
@@ -37,33 +38,16 @@ function reply(_req: RecordedRequest): Scripted {
   return queued.shift() ?? adsReply();
 }
 
-const key = (k: string) => ({ 'x-revenue-key': k });
-const operator = { 'x-operator-token': OPERATOR };
-
 function env(extra: Record<string, string> = {}): Record<string, string> {
   return { GATEWAY_OPERATOR_TOKEN: OPERATOR, GATEWAY_SIGNUPS_PER_CLIENT_PER_DAY: '100', LLM_BASE_URL: llm.url, LLM_MODEL: llm.model, ...extra };
 }
 
-async function signup(gw: TestGateway, email: string): Promise<string> {
-  const r = await api(gw.apiUrl, 'POST', '/signup', { body: { email, name: 'Rails Co' } });
-  expect(r.status).toBe(201);
-  return r.body.key as string;
-}
-
-async function credit(gw: TestGateway, email: string, amount: number): Promise<void> {
-  const r = await api(gw.url, 'POST', '/operator/credits', { body: { email, amount, reason: 'invoice paid' }, headers: operator });
-  expect(r.status).toBe(201);
-}
+const signup = (gw: TestGateway, email: string) => signUp(gw, email, 'Rails Co');
+const credit = (gw: TestGateway, email: string, amount: number) => creditAccount(gw, email, amount, { operatorToken: OPERATOR, reason: 'invoice paid' });
 
 const getOrder = async (gw: TestGateway, k: string, id: string) => (await api(gw.apiUrl, 'GET', `/orders/${id}`, { headers: key(k) })).body;
 
-async function settled(gw: TestGateway, k: string, id: string, status: string, timeoutMs = 10_000): Promise<any> {
-  return eventually(async () => {
-    const o = await getOrder(gw, k, id);
-    if (o.status !== status) throw new Error(`order ${id} is ${o.status} (${o.error ?? ''}), not ${status}`);
-    return o;
-  }, timeoutMs);
-}
+const settled = (gw: TestGateway, k: string, id: string, status: string) => orderSettles(gw, k, id, status);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

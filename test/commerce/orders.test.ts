@@ -6,6 +6,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
+import { creditAccount, orderSettles, revenueKey as key, signUp } from '../helpers/commerce.js';
 import { startScriptedLlm, type RecordedRequest, type Scripted, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { adsReply, words } from './content-fixtures.js';
 import { stdioClient } from '../verbs/clients.js';
@@ -28,29 +29,12 @@ function reply(req: RecordedRequest): Scripted {
   return adsReply();
 }
 
-const key = (k: string) => ({ 'x-revenue-key': k });
 const operator = { 'x-operator-token': OPERATOR };
 
-async function signup(email: string): Promise<string> {
-  const r = await api(gw.apiUrl, 'POST', '/signup', { body: { email, name: 'Test Co' } });
-  expect(r.status).toBe(201);
-  return r.body.key as string;
-}
-
-async function credit(email: string, amount: number): Promise<void> {
-  const r = await api(gw.url, 'POST', '/operator/credits', { body: { email, amount, reason: 'invoice paid' }, headers: operator });
-  expect(r.status).toBe(201);
-}
-
+const signup = (email: string) => signUp(gw, email, 'Test Co');
+const credit = (email: string, amount: number) => creditAccount(gw, email, amount, { operatorToken: OPERATOR, reason: 'invoice paid' });
 const balanceOf = async (k: string): Promise<number> => (await api(gw.apiUrl, 'GET', '/usage', { headers: key(k) })).body.balance;
-
-async function settled(k: string, id: string, status: string): Promise<any> {
-  return eventually(async () => {
-    const r = await api(gw.apiUrl, 'GET', `/orders/${id}`, { headers: key(k) });
-    if (r.body.status !== status) throw new Error(`order ${id} is ${r.body.status} (${r.body.error ?? ''})`);
-    return r.body;
-  }, 10_000);
-}
+const settled = (k: string, id: string, status: string) => orderSettles(gw, k, id, status);
 
 beforeAll(async () => {
   llm = await startScriptedLlm((req) => reply(req));

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { openAccount, revenueKey as key } from '../helpers/commerce.js';
 import { ROOT } from '../helpers/paths.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 
@@ -12,15 +13,7 @@ const OPERATOR = 'operator-token-for-review-test';
 const fixture = (name: string) => fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'review', name), 'utf8');
 let gw: TestGateway;
 let k: string;
-const key = (v: string) => ({ 'x-revenue-key': v });
-
-async function account(email: string, credit: number): Promise<string> {
-  const r = await api(gw.apiUrl, 'POST', '/signup', { body: { email, name: 'Review Co' } });
-  expect(r.status).toBe(201);
-  const c = await api(gw.url, 'POST', '/operator/credits', { body: { email, amount: credit, reason: 'test' }, headers: { 'x-operator-token': OPERATOR } });
-  expect(c.status).toBe(201);
-  return r.body.key as string;
-}
+const account = (email: string, credit: number) => openAccount(gw, email, { credit, operatorToken: OPERATOR, name: 'Review Co' });
 
 beforeAll(async () => {
   gw = await startGateway({ env: { GATEWAY_OPERATOR_TOKEN: OPERATOR, GATEWAY_SIGNUPS_PER_CLIENT_PER_DAY: '100' } });

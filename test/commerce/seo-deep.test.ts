@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
-import { eventually } from '../helpers/eventually.js';
+import { openAccount, orderSettles, revenueKey as key } from '../helpers/commerce.js';
 
 const OPERATOR = 'operator-token-for-seo-deep-test';
 const THIRTY_USD = 30_000_000;
@@ -17,7 +17,6 @@ let gw: TestGateway;
 let site: http.Server;
 let siteUrl: string;
 
-const key = (k: string) => ({ 'x-revenue-key': k });
 const DESC_HOME = 'Blue widgets for every room of the house, made to last and easy to fit.';
 const DESC_SHARED = 'Everything about our widgets and the people who make them, in one place.';
 
@@ -26,21 +25,9 @@ const page = (title: string, description: string, body: string) =>
   `<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="canonical" href="${siteUrl}/">` +
   `</head><body>${body}</body></html>`;
 
-async function account(email: string, credit: number): Promise<string> {
-  const r = await api(gw.apiUrl, 'POST', '/signup', { body: { email, name: 'SEO Deep Co' } });
-  expect(r.status).toBe(201);
-  if (credit) expect((await api(gw.url, 'POST', '/operator/credits', { body: { email, amount: credit, reason: 'test' }, headers: { 'x-operator-token': OPERATOR } })).status).toBe(201);
-  return r.body.key as string;
-}
+const account = (email: string, credit: number) => openAccount(gw, email, { credit, operatorToken: OPERATOR, name: 'SEO Deep Co' });
 const balanceOf = async (k: string): Promise<number> => (await api(gw.apiUrl, 'GET', '/usage', { headers: key(k) })).body.balance;
-
-async function settled(k: string, id: string, status: string): Promise<any> {
-  return eventually(async () => {
-    const r = await api(gw.apiUrl, 'GET', `/orders/${id}`, { headers: key(k) });
-    if (r.body.status !== status) throw new Error(`order ${id} is ${r.body.status} (${r.body.error ?? ''})`);
-    return r.body;
-  }, 150_000);
-}
+const settled = (k: string, id: string, status: string) => orderSettles(gw, k, id, status, { timeoutMs: 150_000 });
 
 beforeAll(async () => {
   site = http.createServer((req, res) => {

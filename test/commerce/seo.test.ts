@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
-import { eventually } from '../helpers/eventually.js';
+import { openAccount, orderSettles, revenueKey as key } from '../helpers/commerce.js';
 import { ROOT } from '../helpers/paths.js';
 
 const OPERATOR = 'operator-token-for-seo-test';
@@ -22,25 +22,11 @@ let gw: TestGateway;
 let site: http.Server;
 let siteUrl: string;
 
-const key = (k: string) => ({ 'x-revenue-key': k });
-
-async function account(email: string, credit: number): Promise<string> {
-  const r = await api(gw.apiUrl, 'POST', '/signup', { body: { email, name: 'SEO Co' } });
-  expect(r.status).toBe(201);
-  if (credit) expect((await api(gw.url, 'POST', '/operator/credits', { body: { email, amount: credit, reason: 'test' }, headers: { 'x-operator-token': OPERATOR } })).status).toBe(201);
-  return r.body.key as string;
-}
+const account = (email: string, credit: number) => openAccount(gw, email, { credit, operatorToken: OPERATOR, name: 'SEO Co' });
 const balanceOf = async (k: string): Promise<number> => (await api(gw.apiUrl, 'GET', '/usage', { headers: key(k) })).body.balance;
 
 /** Polls the order until it is `status`, moving the gateway's clock on so retries come due. */
-async function settled(k: string, id: string, status: string, advanceMs = 0): Promise<any> {
-  return eventually(async () => {
-    if (advanceMs) gw.clock.advance(advanceMs);
-    const r = await api(gw.apiUrl, 'GET', `/orders/${id}`, { headers: key(k) });
-    if (r.body.status !== status) throw new Error(`order ${id} is ${r.body.status} (${r.body.error ?? ''})`);
-    return r.body;
-  }, 15_000);
-}
+const settled = (k: string, id: string, status: string, advanceMs = 0) => orderSettles(gw, k, id, status, { timeoutMs: 15_000, advanceMs });
 
 beforeAll(async () => {
   site = http.createServer((req, res) => {
