@@ -129,6 +129,10 @@ describe.each(Object.keys(MODES) as Mode[])('browse over MCP (%s)', (mode) => {
     const p = (await browse({ url: `${site.url}/doc.pdf` })).structuredContent;
     expect(p).toMatchObject({ kind: 'pdf', content_type: 'application/pdf', pages: 1 });
     expect(p.content).toContain('Hello PDF world');
+    // A damaged one is a clear 415 (read on the PDF thread, which survives it for the next PDF).
+    const broken = errorOf(await browse({ url: `${site.url}/broken.pdf` }));
+    expect(broken.error).toMatchObject({ code: 'unsupported_media_type', reason: 'unreadable_pdf' });
+    expect((await browse({ url: `${site.url}/doc.pdf` })).structuredContent.content).toContain('Hello PDF world');
   });
 
   it('refuses an oversized page, a slow one and an image with clear errors', async () => {

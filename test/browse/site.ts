@@ -81,6 +81,8 @@ export async function startSite(opts: { bigBytes: number; slowMs: number }): Pro
         return send(200, 'application/json', '{"a":1,"b":[true,null]}');
       case '/doc.pdf':
         return send(200, 'application/pdf', tinyPdf('Hello PDF world'));
+      case '/broken.pdf':
+        return send(200, 'application/pdf', '%PDF-1.4\nthis is not a PDF body at all');
       case '/big':
         return send(200, 'text/html', `<html><body><p>${'x'.repeat(opts.bigBytes)}</p></body></html>`);
       case '/slow':

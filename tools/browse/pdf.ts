@@ -1,15 +1,12 @@
-// PDF text through unpdf (a pure-JS build of pdf.js, so no native code): the pages' text, merged.
+// PDF text for browse and extraction, read on a thread shared by the process (pdf-thread.ts, pdf-read.ts).
 import { GatewayError } from '../../src/errors.js';
+import { sharedThread, siblingModule } from '../../src/threads.js';
+import type { PdfText } from './pdf-read.js';
 
-export async function pdfText(bytes: Buffer): Promise<{ text: string; pages: number; title: string | null }> {
-  try {
-    const { extractText, getDocumentProxy, getMeta } = await import('unpdf'); // loaded on the first PDF only
-    const doc = await getDocumentProxy(new Uint8Array(bytes));
-    const { text, totalPages } = await extractText(doc, { mergePages: true });
-    const meta = await getMeta(doc).catch(() => undefined);
-    const title = (meta?.info as { Title?: unknown } | undefined)?.Title;
-    return { text: text.trim(), pages: totalPages, title: typeof title === 'string' && title.trim() ? title.trim() : null };
-  } catch {
-    throw new GatewayError('unsupported_media_type', 'The PDF could not be read (damaged or encrypted).', { extra: { reason: 'unreadable_pdf' } });
-  }
+const onThread = sharedThread<Uint8Array, PdfText | null>(siblingModule(import.meta.url, 'pdf-thread'));
+
+export async function pdfText(bytes: Buffer): Promise<PdfText> {
+  const read = await onThread(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  if (!read) throw new GatewayError('unsupported_media_type', 'The PDF could not be read (damaged or encrypted).', { extra: { reason: 'unreadable_pdf' } });
+  return read;
 }
