@@ -3,6 +3,10 @@
 // the weights sum to 100, so the score is the weights of the checks passed. The fixes are the failed checks
 // ordered by weight × ease (ease 3 for a quick edit of the page's head, 1 for work on the site itself).
 import { parseHTML } from 'linkedom';
+import { EASE, type CheckResult, type Effort, type QuickAudit } from './audit-types.js';
+import { itemProblems } from './json-ld.js';
+
+export type { CheckResult, Effort, Fix, QuickAudit } from './audit-types.js';
 
 type Doc = ReturnType<typeof parseHTML>['document'];
 type El = NonNullable<ReturnType<Doc['querySelector']>>;
@@ -23,35 +27,6 @@ export interface Page {
   bytes: number;
   /** Time from the first request to the last byte, redirects included. */
   elapsedMs: number;
-}
-
-export type Effort = 'low' | 'medium' | 'high';
-const EASE: Record<Effort, number> = { low: 3, medium: 2, high: 1 };
-
-export interface CheckResult {
-  id: string;
-  title: string;
-  passed: boolean;
-  weight: number;
-  effort: Effort;
-  evidence: string;
-}
-
-export interface Fix {
-  check: string;
-  title: string;
-  fix: string;
-  weight: number;
-  effort: Effort;
-  priority: number;
-  evidence: string;
-}
-
-export interface QuickAudit {
-  score: number;
-  checks: CheckResult[];
-  failed: string[];
-  top_fixes: Fix[];
 }
 
 interface Ctx {
@@ -84,47 +59,6 @@ const bad = (evidence: string) => ({ passed: false, evidence });
 
 /** Link texts that say nothing of where the link goes. */
 const VAGUE_LINK_TEXT = new Set(['click here', 'here', 'click', 'read more', 'more', 'link', 'this', 'this link', 'learn more', 'go', 'details']);
-
-/** Properties a schema.org type needs to be read as that type (Google's required properties, shortened). */
-const REQUIRED: Record<string, string[]> = {
-  Article: ['headline'],
-  NewsArticle: ['headline'],
-  BlogPosting: ['headline'],
-  Product: ['name', 'offers|review|aggregateRating'],
-  Offer: ['price|priceSpecification'],
-  Organization: ['name'],
-  LocalBusiness: ['name', 'address'],
-  Person: ['name'],
-  Event: ['name', 'startDate', 'location'],
-  Recipe: ['name', 'image'],
-  FAQPage: ['mainEntity'],
-  BreadcrumbList: ['itemListElement'],
-  WebSite: ['name|url'],
-  WebPage: ['name|url'],
-  Review: ['itemReviewed', 'author', 'reviewRating'],
-  AggregateRating: ['ratingValue', 'reviewCount|ratingCount'],
-  VideoObject: ['name', 'thumbnailUrl', 'uploadDate'],
-  JobPosting: ['title', 'description', 'datePosted', 'hiringOrganization'],
-  HowTo: ['name', 'step'],
-  SoftwareApplication: ['name', 'offers|aggregateRating|review'],
-};
-
-/** Problems of one JSON-LD item and its typed nested items: a missing @type or required property. */
-function itemProblems(item: unknown, where: string, out: string[], depth = 0): void {
-  if (depth > 8 || item === null || typeof item !== 'object') return;
-  if (Array.isArray(item)) return item.forEach((x, i) => itemProblems(x, `${where}[${i}]`, out, depth + 1));
-  const o = item as Record<string, unknown>;
-  if (Array.isArray(o['@graph'])) return itemProblems(o['@graph'], `${where}.@graph`, out, depth + 1);
-  const types = ([] as unknown[]).concat(o['@type'] ?? []).filter((t): t is string => typeof t === 'string');
-  if (depth === 0 && !types.length) out.push(`${where} has no @type`);
-  for (const t of types) {
-    for (const need of REQUIRED[t] ?? []) {
-      const alternatives = need.split('|');
-      if (!alternatives.some((p) => o[p] !== undefined && o[p] !== null && o[p] !== '')) out.push(`${t} at ${where} lacks ${alternatives.join(' or ')}`);
-    }
-  }
-  for (const [k, v] of Object.entries(o)) if (!k.startsWith('@') && v && typeof v === 'object') itemProblems(v, `${where}.${k}`, out, depth + 1);
-}
 
 const LANG = /^([a-z]{2,3})(-[a-z]{4})?(-([a-z]{2}|\d{3}))?$/i;
 

@@ -3,12 +3,11 @@
 // (lighthouse.ts); every check with pass/fail and evidence, and an action plan: every failed check, ordered by
 // impact × ease (low effort 3, medium 2, high 1), then impact, then the order the checks are listed in.
 import type { Egress } from '../../../src/egress/index.js';
+import { EASE } from './audit-types.js';
 import { auditPage, CHECKS, type CheckResult, type Effort, type Page } from './checks.js';
 import { analyseContent, CONTENT_FIXES } from './content.js';
 import { runLighthouse, LIGHTHOUSE_FIXES } from './lighthouse.js';
 import { auditSite, SITE_FIXES } from './site.js';
-
-const EASE: Record<Effort, number> = { low: 3, medium: 2, high: 1 };
 
 export type Scope = 'page' | 'site' | 'content' | 'lighthouse';
 
