@@ -1,5 +1,6 @@
 // Settings of the commercial group at {api_url} (issue 23), parsed with the rest of the environment by
 // src/config.ts: its listener, its price table, signup limits, order rails and the dev-task acceptance window.
+import fs from 'node:fs';
 import { z } from 'zod';
 import { priceTable, type PriceTable } from './prices.js';
 
@@ -20,6 +21,8 @@ export interface CommercialSettings {
   contentAttempts: number;
   /** The validity an x402 authorization must have for an order: the time it may take to deliver. */
   x402WindowSeconds: number;
+  /** The deep SEO audit's Lighthouse: the Chromium it drives (null: none, or turned off), its time and download budget. */
+  lighthouse: { chromiumPath: string | null; timeoutMs: number; maxBytes: number };
   /** Cards through Stripe, when STRIPE_SECRET_KEY is set; `apiBase` points the client elsewhere (tests, proxies). */
   stripe?: { secretKey: string; apiBase?: URL };
 }
@@ -43,6 +46,10 @@ export const COMMERCIAL_ENV = {
   GATEWAY_DEV_TASK_AUTO_ACCEPT_DAYS: z.coerce.number().int().min(1).max(90).default(5),
   GATEWAY_CONTENT_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(3),
   GATEWAY_ORDER_X402_WINDOW_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
+  GATEWAY_CHROMIUM_PATH: z.string().refine((p) => p === 'off' || fs.existsSync(p), 'no such file (give Chromium’s path, or `off`)').optional(),
+  CHROME_PATH: z.string().optional(),
+  GATEWAY_LIGHTHOUSE_TIMEOUT_SECONDS: z.coerce.number().int().min(15).max(600).default(60),
+  GATEWAY_LIGHTHOUSE_MAX_BYTES: z.coerce.number().int().positive().default(30 * 1024 * 1024),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret or restricted key (sk_test_…, sk_live_…)').optional(),
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
 };
@@ -51,6 +58,13 @@ type CommercialEnv = z.output<z.ZodObject<typeof COMMERCIAL_ENV>> & { PORT: numb
 
 /** The default port of {api_url}; when the gateway's own PORT is 0 (tests, several instances), 0 too. */
 export const DEFAULT_API_PORT = 8788;
+
+/** GATEWAY_CHROMIUM_PATH (`off` turns Lighthouse off), else CHROME_PATH, else Debian's Chromium when installed. */
+function chromiumPath(e: CommercialEnv): string | null {
+  if (e.GATEWAY_CHROMIUM_PATH === 'off') return null;
+  const path = e.GATEWAY_CHROMIUM_PATH ?? e.CHROME_PATH ?? '/usr/bin/chromium';
+  return fs.existsSync(path) ? path : null;
+}
 
 export function commercialSettings(e: CommercialEnv): CommercialSettings {
   const port = e.GATEWAY_API_PORT ?? (e.PORT === 0 ? 0 : DEFAULT_API_PORT);
@@ -66,6 +80,7 @@ export function commercialSettings(e: CommercialEnv): CommercialSettings {
     devAutoAcceptMs: e.GATEWAY_DEV_TASK_AUTO_ACCEPT_DAYS * 24 * 3600 * 1000,
     contentAttempts: e.GATEWAY_CONTENT_ATTEMPTS,
     x402WindowSeconds: e.GATEWAY_ORDER_X402_WINDOW_SECONDS,
+    lighthouse: { chromiumPath: chromiumPath(e), timeoutMs: e.GATEWAY_LIGHTHOUSE_TIMEOUT_SECONDS * 1000, maxBytes: e.GATEWAY_LIGHTHOUSE_MAX_BYTES },
     stripe: e.STRIPE_SECRET_KEY ? { secretKey: e.STRIPE_SECRET_KEY, apiBase: e.STRIPE_API_BASE ? new URL(e.STRIPE_API_BASE) : undefined } : undefined,
   };
 }

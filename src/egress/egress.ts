@@ -5,7 +5,7 @@ import { undici } from '../lazy-undici.js';
 import { AddressPolicy } from './address-policy.js';
 import { EgressError } from './errors.js';
 import { DEFAULT_USER_AGENT, FETCH_DEFAULTS, safeFetch, type FetchContext, type FetchDefaults, type SafeFetchOptions, type SafeResponse } from './fetch.js';
-import { pinnedLookup, systemLookup, type LookupFn } from './resolve.js';
+import { pinnedLookup, resolveChecked, systemLookup, type LookupFn, type ResolvedAddress } from './resolve.js';
 import { sendWebhook, type WebhookOptions, type WebhookResult } from './webhook.js';
 
 export interface EgressOptions {
@@ -59,6 +59,12 @@ export class Egress {
   /** Fetches a URL under the policy (see SafeFetchOptions); every failure is an EgressError. */
   fetch(url: string | URL, opts: SafeFetchOptions = {}): Promise<SafeResponse> {
     return safeFetch(this.context, url, opts);
+  }
+
+  /** A host's addresses, resolved once and each allowed by the policy (else an EgressError): for connections the
+   * gateway makes outside fetch, such as the browser proxy's. */
+  resolve(hostname: string): Promise<ResolvedAddress[]> {
+    return resolveChecked(hostname, this.policy, this.lookup);
   }
 
   /** POSTs a signed JSON webhook through this egress, with retries. */

@@ -1,5 +1,6 @@
 // The only way the gateway fetches a URL (docs/architecture.md, "Egress").
 export { AddressPolicy, validateAllowList, parseAddress, type AddressVerdict } from './address-policy.js';
+export { startBrowserProxy, type BlockedRequest, type BrowserProxy } from './browser-proxy.js';
 export { Egress, createEgress, type EgressOptions } from './egress.js';
 export { EgressError, isEgressError, type EgressErrorCode } from './errors.js';
 export {

@@ -6,7 +6,7 @@ import type { Egress } from '../../../src/egress/index.js';
 import { EASE } from './audit-types.js';
 import { auditPage, CHECKS, type CheckResult, type Effort, type Page } from './checks.js';
 import { analyseContent, CONTENT_FIXES } from './content.js';
-import { runLighthouse, LIGHTHOUSE_FIXES } from './lighthouse.js';
+import { runLighthouse, LIGHTHOUSE_FIXES, type LighthouseSettings } from './lighthouse.js';
 import { auditSite, SITE_FIXES } from './site.js';
 
 export type Scope = 'page' | 'site' | 'content' | 'lighthouse';
@@ -33,10 +33,10 @@ export function actionPlan(groups: { scope: Scope; checks: CheckResult[]; fixes:
 
 const QUICK_FIXES: Record<string, string> = Object.fromEntries(CHECKS.map((d) => [d.id, d.fix]));
 
-export async function deepAudit(egress: Egress, page: Page, now: number, signal?: AbortSignal) {
+export async function deepAudit(egress: Egress, page: Page, now: number, lighthouseSettings: LighthouseSettings, signal?: AbortSignal) {
   const quick = auditPage(page);
   const content = analyseContent(page.html);
-  const [site, lighthouse] = await Promise.all([auditSite(egress, page, now, signal), runLighthouse(egress, page.finalUrl, signal)]);
+  const [site, lighthouse] = await Promise.all([auditSite(egress, page, now, signal), runLighthouse(egress, page.finalUrl, lighthouseSettings, signal)]);
   const { checks: contentChecks, ...contentFacts } = content;
   const lhChecks = lighthouse.ran ? lighthouse.checks : [];
   const plan = actionPlan([

@@ -44,7 +44,7 @@ async function produceDeep(o: store.OrderRow, ctx: WorkerContext) {
   const input = JSON.parse(o.input) as StoredInput;
   const signal = AbortSignal.timeout(SEO_DEEP_TIMEOUT_MS);
   const page = await fetchPage(ctx.services.egress, input.url, ctx.clock.now(), signal);
-  const audit = await deepAudit(ctx.services.egress, page, ctx.clock.now(), signal);
+  const audit = await deepAudit(ctx.services.egress, page, ctx.clock.now(), ctx.config.commercial.lighthouse, signal);
   return {
     result: {
       audit_type: 'deep',
