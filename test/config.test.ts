@@ -37,3 +37,14 @@ describe('egress allow-list', () => {
     expect(() => loadConfig({ GATEWAY_EGRESS_ALLOW: '127.0.0.1/99' })).toThrow(/GATEWAY_EGRESS_ALLOW/);
   });
 });
+
+describe('the deep SEO audit’s Chromium', () => {
+  it('is GATEWAY_CHROMIUM_PATH when it exists, none when `off`, and a path that does not exist is refused', () => {
+    expect(loadConfig({ GATEWAY_CHROMIUM_PATH: process.execPath }).commercial.lighthouse.chromiumPath).toBe(process.execPath);
+    expect(loadConfig({ GATEWAY_CHROMIUM_PATH: 'off' }).commercial.lighthouse.chromiumPath).toBeNull();
+    expect(() => loadConfig({ GATEWAY_CHROMIUM_PATH: '/nowhere/chromium' })).toThrow(/GATEWAY_CHROMIUM_PATH="\/nowhere\/chromium": no such file/);
+    expect(loadConfig({ CHROME_PATH: '/nowhere/chrome' }).commercial.lighthouse.chromiumPath).toBeNull();
+    expect(loadConfig({ GATEWAY_LIGHTHOUSE_TIMEOUT_SECONDS: '90' }).commercial.lighthouse.timeoutMs).toBe(90_000);
+    expect(() => loadConfig({ GATEWAY_LIGHTHOUSE_TIMEOUT_SECONDS: '5' })).toThrow(/GATEWAY_LIGHTHOUSE_TIMEOUT_SECONDS/);
+  });
+});

@@ -1,13 +1,16 @@
 // POST /seo/audits {audit_type: deep} (issue 24) end to end on the commercial listener: a small website on loopback
 // (allowed through GATEWAY_EGRESS_ALLOW) with a robots.txt naming a sitemap index, a sitemap with an orphan page,
 // two pages sharing a title, two sharing a description, a broken link, a redirect chain and a page robots.txt keeps
-// out; the exact site findings, the content analysis of a known text, the action plan's order; Lighthouse either
-// ran (Chromium installed) with its three category scores, or is reported skipped with why; the order delivered
-// and charged $30; a blocked URL fails the order and releases it.
+// out; the exact site findings, the content analysis of a known text, the action plan's order; Lighthouse in
+// Debian's Chromium (required where it is installed) with its three category scores and the known faults of a page,
+// whose subresource on an address outside the egress policy (a server on 127.0.0.2) is refused and never reached;
+// without Chromium the audit says Lighthouse was skipped and why; the order delivered and charged $30; a blocked
+// URL fails the order and releases it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { hasChromium } from '../helpers/browser.js';
 import { openAccount, orderSettles, revenueKey as key } from '../helpers/commerce.js';
 
 const OPERATOR = 'operator-token-for-seo-deep-test';
@@ -16,7 +19,13 @@ const THIRTY_USD = 30_000_000;
 let gw: TestGateway;
 let site: http.Server;
 let siteUrl: string;
+/** A server outside the policy (only 127.0.0.1/32 is allowed): the browser must never reach it. */
+let inside: http.Server;
+let insideUrl: string;
+let insideHits = 0;
 
+/** A 1×1 transparent PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 const DESC_HOME = 'Blue widgets for every room of the house, made to last and easy to fit.';
 const DESC_SHARED = 'Everything about our widgets and the people who make them, in one place.';
 
@@ -64,6 +73,13 @@ beforeAll(async () => {
         return void res.writeHead(301, { location: '/older' }).end();
       case '/older':
         return void res.writeHead(301, { location: '/about' }).end();
+      case '/lighthouse-faults':
+        // For Lighthouse: an image without alt, a link saying "click here", and a pixel on an address it must not reach.
+        return void res
+          .writeHead(200, html)
+          .end(page('Widget faults on show', DESC_HOME, `<main><h1>Faults</h1><p>Our widgets.</p><img src="/logo.png" width="10" height="10"><img alt="pixel" src="${insideUrl}/pixel.png" width="1" height="1"><a href="/about">click here</a></main>`));
+      case '/logo.png':
+        return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
       case '/private':
         return void res.writeHead(200, html).end(page('Private', DESC_HOME, '<p>Private.</p>'));
       default:
@@ -71,6 +87,12 @@ beforeAll(async () => {
     }
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
+  inside = http.createServer((_req, res) => {
+    insideHits++;
+    res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+  });
+  await new Promise<void>((r) => inside.listen(0, '127.0.0.2', () => r()));
+  insideUrl = `http://127.0.0.2:${(inside.address() as AddressInfo).port}`;
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   gw = await startGateway({ env: { GATEWAY_OPERATOR_TOKEN: OPERATOR, GATEWAY_SIGNUPS_PER_CLIENT_PER_DAY: '100', GATEWAY_EGRESS_ALLOW: '127.0.0.1/32' } });
 });
@@ -78,6 +100,7 @@ afterAll(async () => {
   await gw?.cleanup();
   site?.closeAllConnections();
   site?.close();
+  inside?.close();
 });
 
 describe('the deep SEO audit', () => {
@@ -142,16 +165,60 @@ describe('the deep SEO audit', () => {
     expect(a.action_plan.every((p: any) => p.fix.length > 10 && ['low', 'medium', 'high'].includes(p.effort))).toBe(true);
     expect(a.failed.length).toBe(a.action_plan.length);
 
-    // Lighthouse: ran with its three categories, or said it was skipped and why.
-    if (a.skipped.includes('lighthouse')) {
+    // Lighthouse: ran in Chromium with its three categories (where Chromium is installed), or said why not.
+    if (!hasChromium) {
+      expect(a.skipped).toEqual(['lighthouse']);
       expect(a.lighthouse).toBeNull();
-      expect(a.skipped_why.lighthouse.length).toBeGreaterThan(10);
+      expect(a.skipped_why.lighthouse).toMatch(/needs Chromium/);
     } else {
+      expect(a.skipped).toEqual([]);
       for (const cat of ['seo', 'performance', 'accessibility']) {
         expect(a.lighthouse.scores[cat]).toBeGreaterThanOrEqual(0);
         expect(a.lighthouse.scores[cat]).toBeLessThanOrEqual(100);
       }
+      expect(a.lighthouse).toMatchObject({ final_url: `${siteUrl}/`, form_factor: 'mobile', blocked_requests: [] });
       expect(a.lighthouse_checks.map((c: any) => c.id)).toEqual(['lighthouse_seo', 'lighthouse_performance', 'lighthouse_accessibility']);
+    }
+  }, 180_000);
+
+  it.skipIf(!hasChromium)('runs Lighthouse on the page in Chromium: its known faults found, its request to an address outside the policy refused and never made', async () => {
+    const k = await account('deep-lighthouse@example.com', THIRTY_USD);
+    const r = await api(gw.apiUrl, 'POST', '/seo/audits', { body: { url: `${siteUrl}/lighthouse-faults`, audit_type: 'deep' }, headers: key(k) });
+    expect(r.status).toBe(202);
+    const a = (await settled(k, r.body.order_id, 'delivered')).result;
+    expect(a.skipped).toEqual([]);
+    const lh = a.lighthouse;
+    expect(lh.final_url).toBe(`${siteUrl}/lighthouse-faults`);
+    const failed = lh.failed_audits.map((f: any) => `${f.category}:${f.id}`);
+    expect(failed).toEqual(expect.arrayContaining(['accessibility:image-alt', 'seo:link-text']));
+    expect(failed).not.toContain('seo:document-title');
+    expect(failed).not.toContain('seo:meta-description');
+    expect(failed).not.toContain('accessibility:html-has-lang');
+    const checks = Object.fromEntries(a.lighthouse_checks.map((c: any) => [c.id, c]));
+    expect(checks.lighthouse_seo).toMatchObject({ passed: false, evidence: expect.stringMatching(new RegExp(`^${lh.scores.seo}/100; failed: .*link-text \\(Links do not have descriptive text`)) });
+    expect(checks.lighthouse_accessibility).toMatchObject({ passed: false, evidence: expect.stringContaining('image-alt (Image elements do not have `[alt]` attributes)') });
+    expect(lh.scores.seo).toBeLessThan(90);
+    expect(lh.scores.accessibility).toBeLessThan(90);
+    expect(Object.keys(lh.metrics)).toEqual(['first_contentful_paint_ms', 'largest_contentful_paint_ms', 'total_blocking_time_ms', 'cumulative_layout_shift', 'speed_index_ms']);
+    // The plan holds both failed Lighthouse categories with their fixes.
+    expect(a.action_plan.filter((p: any) => p.scope === 'lighthouse').map((p: any) => p.check).sort()).toEqual(['lighthouse_accessibility', 'lighthouse_seo']);
+    // The pixel on 127.0.0.2 went through the gateway's proxy, which refused it: the server was never reached.
+    expect(lh.blocked_requests).toEqual([{ origin: insideUrl, reason: expect.stringMatching(/127\.0\.0\.2.*not a public address/) }]);
+    expect(insideHits).toBe(0);
+  }, 180_000);
+
+  it('without Chromium, says Lighthouse was skipped and why, and delivers the rest', async () => {
+    const bare = await startGateway({ env: { GATEWAY_OPERATOR_TOKEN: OPERATOR, GATEWAY_EGRESS_ALLOW: '127.0.0.1/32', GATEWAY_CHROMIUM_PATH: 'off' } });
+    try {
+      const k = await openAccount(bare, 'deep-nochrome@example.com', { credit: THIRTY_USD, operatorToken: OPERATOR, name: 'SEO Deep Co' });
+      const r = await api(bare.apiUrl, 'POST', '/seo/audits', { body: { url: `${siteUrl}/`, audit_type: 'deep' }, headers: key(k) });
+      const o = await orderSettles(bare, k, r.body.order_id, 'delivered', { timeoutMs: 150_000 });
+      expect(o.payment).toMatchObject({ state: 'captured', charged_micro_usd: THIRTY_USD });
+      expect(o.result).toMatchObject({ skipped: ['lighthouse'], lighthouse: null, lighthouse_checks: [] });
+      expect(o.result.skipped_why.lighthouse).toMatch(/^Lighthouse .* needs Chromium, and this gateway has none .*GATEWAY_CHROMIUM_PATH.*; the other parts of the deep audit ran\.$/);
+      expect(o.result.site_checks).toHaveLength(7);
+    } finally {
+      await bare.cleanup();
     }
   }, 180_000);
 

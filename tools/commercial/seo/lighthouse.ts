@@ -52,12 +52,13 @@ function forkLighthouse(): ChildProcess {
 
 type Reply = { ok: true; report: LighthouseReport } | { ok: false; error: string };
 
-/** Sends the job once the process is ready; rejects on its early exit, the deadline or the caller's abort. */
-function exchange(child: ChildProcess, job: LighthouseJob, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
+/** Sends the job once the process is ready; rejects on its early exit, the run's deadline (`budgetMs` from the run's
+ * start, `leftMs` from now) or the caller's abort. */
+function exchange(child: ChildProcess, job: LighthouseJob, budgetMs: number, leftMs: number, signal?: AbortSignal): Promise<Reply> {
   let timer: NodeJS.Timeout | undefined;
   let abort = () => undefined as void;
   return new Promise<Reply>((resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`it took longer than its ${Math.round(timeoutMs / 1000)} s budget`)), timeoutMs);
+    timer = setTimeout(() => reject(new Error(`it took longer than its ${Math.round(budgetMs / 1000)} s budget`)), leftMs);
     abort = () => reject(new Error('the audit ran out of time'));
     signal?.addEventListener('abort', abort, { once: true });
     child.on('message', (m: 'ready' | Reply) => (m === 'ready' ? child.send(job) : resolve(m)));
@@ -94,8 +95,8 @@ async function runOnce(egress: Egress, url: string, settings: LighthouseSettings
     const { launch } = await import('chrome-launcher');
     chrome = await launch({ chromePath: settings.chromiumPath, chromeFlags: chromeFlags(proxy.url), handleSIGINT: false, logLevel: 'silent' });
     child = forkLighthouse();
-    const deadline = settings.timeoutMs - (Date.now() - started);
-    const reply = await exchange(child, { url, port: chrome.port, maxWaitForLoadMs: Math.max(5_000, deadline - 10_000) }, deadline, signal);
+    const left = settings.timeoutMs - (Date.now() - started);
+    const reply = await exchange(child, { url, port: chrome.port, maxWaitForLoadMs: Math.max(5_000, left - 10_000) }, settings.timeoutMs, left, signal);
     if (!reply.ok) return { ran: false, why: `Lighthouse could not audit the page: ${reply.error}` };
     const { page_origins, ...report } = reply.report;
     const blocked = proxy.blocked.filter((b) => page_origins.includes(b.origin));
