@@ -65,3 +65,12 @@ export interface Db extends Queryable {
   close(): Promise<void>;
   readonly path: string;
 }
+
+/**
+ * True when a driver error is a uniqueness or other integrity constraint violation: SQLite's SQLITE_CONSTRAINT_*
+ * codes, or PostgreSQL's SQLSTATE class 23 (unique, check, not null, foreign key).
+ */
+export const isConstraintError = (err: unknown): boolean => {
+  const code = typeof err === 'object' && err !== null ? String((err as { code?: unknown }).code) : '';
+  return code.startsWith('SQLITE_CONSTRAINT') || /^23[0-9A-Z]{3}$/.test(code);
+};

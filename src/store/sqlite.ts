@@ -153,7 +153,3 @@ export class SqliteDb implements Db {
     await this.writer.request({ op: 'close' });
   }
 }
-
-/** True when a driver error is a uniqueness or other constraint violation. */
-export const isConstraintError = (err: unknown): boolean =>
-  typeof err === 'object' && err !== null && String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT');

@@ -4,7 +4,7 @@ import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { hashSecret, newId, newSecret } from '../../src/auth/secrets.js';
-import { isConstraintError } from '../../src/store/sqlite.js';
+import { isConstraintError } from '../../src/store/db.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { Handle, HandleRef, RESERVED_HANDLES, suffixCandidates } from './handles.js';
 import { inviteUrl, publicProfile } from './profile.js';

@@ -1,0 +1,183 @@
+// The PostgreSQL driver behind the Db interface (issue 25, docs/decisions/postgres.md): a `pg` pool; statements
+// keep the stores' SQLite placeholders (pg-sql.ts translates them). A transaction holds one pooled connection,
+// and statements issued through the Db from inside it join it (an async-local scope, as in the SQLite driver);
+// a nested transaction is a savepoint. Unlike SQLite's single writer, transactions of different requests run at
+// once, at READ COMMITTED: the stores' writes are single guarded statements (ON CONFLICT, UPDATE … WHERE …
+// RETURNING), which PostgreSQL makes exact across connections and instances.
+import pg from 'pg';
+import { ScopedStorage } from '../scoped-storage.js';
+import { BatchError, type BatchStatement, type Db, type Params, type Queryable, type RunResult } from './db.js';
+import { toPg } from './pg-sql.js';
+
+// Numbers as SQLite gives them: BIGINT and COUNT(*) (int8), SUM of BIGINT (numeric) as JS numbers; JSON columns as
+// their text, which the stores parse as they parse SQLite's TEXT.
+const INT8 = 20;
+const NUMERIC = 1700;
+const JSON_TYPES = new Set([114, 3802]);
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    if (JSON_TYPES.has(oid)) return (v: string) => v;
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+interface TxState {
+  client: pg.PoolClient;
+  open: boolean;
+  savepoints: number;
+}
+
+export interface PgOptions {
+  /** Pool size (connections this instance may hold). */
+  max?: number;
+}
+
+const first = <T>(rows: T[]): T | undefined => rows[0];
+
+export class PgDb implements Db {
+  private readonly scope = new ScopedStorage<TxState>();
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    readonly pool: pg.Pool,
+  ) {}
+
+  static async open(url: string, opts: PgOptions = {}): Promise<PgDb> {
+    const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types });
+    // An idle client's error (the server restarted) must not take the process down; the next query reconnects.
+    pool.on('error', () => undefined);
+    const db = new PgDb(redact(url), pool);
+    await db.get('SELECT 1');
+    return db;
+  }
+
+  private current(): TxState | undefined {
+    const s = this.scope.getStore();
+    return s?.open ? s : undefined;
+  }
+
+  private async query<T>(client: pg.Pool | pg.PoolClient, sql: string, params?: Params): Promise<pg.QueryResult> {
+    if (this.closed) throw new Error('database is closed');
+    const { text, values } = toPg(sql, params);
+    return client.query<T & pg.QueryResultRow>(text, values as unknown[]);
+  }
+
+  private client(): pg.Pool | pg.PoolClient {
+    return this.current()?.client ?? this.pool;
+  }
+
+  async all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
+    return (await this.query<T>(this.client(), sql, params)).rows as T[];
+  }
+
+  async get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
+    return first(await this.all<T>(sql, params));
+  }
+
+  async run(sql: string, params?: Params): Promise<RunResult> {
+    const r = await this.query(this.client(), sql, params);
+    return { changes: r.rowCount ?? 0, lastId: 0 };
+  }
+
+  detach<T>(fn: () => T): T {
+    return this.scope.exit(fn);
+  }
+
+  /** What a transaction's callback receives: bound to its connection, refused once the transaction has ended. */
+  private txQueryable(state: TxState): Queryable {
+    const on = async <R>(fn: () => Promise<R>): Promise<R> => {
+      if (!state.open) throw new Error('no transaction is open: the statement was sent after its transaction ended');
+      return fn();
+    };
+    return {
+      get: <T>(sql: string, params?: Params) => on(async () => first((await this.query<T>(state.client, sql, params)).rows as T[])),
+      all: <T>(sql: string, params?: Params) => on(async () => (await this.query<T>(state.client, sql, params)).rows as T[]),
+      run: (sql: string, params?: Params) => on(async () => ({ changes: (await this.query(state.client, sql, params)).rowCount ?? 0, lastId: 0 })),
+    };
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const outer = this.current();
+    if (outer) return this.savepoint(outer, fn);
+    if (this.closed) throw new Error('database is closed');
+    const client = await this.pool.connect();
+    const state: TxState = { client, open: true, savepoints: 0 };
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      return await this.scope.run(state, async () => {
+        let out: T;
+        try {
+          out = await fn(this.txQueryable(state));
+        } catch (err) {
+          state.open = false;
+          await client.query('ROLLBACK').catch(() => (broken = true));
+          throw err;
+        }
+        state.open = false;
+        await client.query('COMMIT');
+        return out;
+      });
+    } finally {
+      state.open = false;
+      // A connection whose ROLLBACK failed is in an unknown state: destroyed, not returned to the pool.
+      client.release(broken || undefined);
+    }
+  }
+
+  private async savepoint<T>(state: TxState, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const name = `sp${++state.savepoints}`;
+    await state.client.query(`SAVEPOINT ${name}`);
+    try {
+      const out = await fn(this.txQueryable(state));
+      await state.client.query(`RELEASE SAVEPOINT ${name}`);
+      return out;
+    } catch (err) {
+      await state.client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** All or nothing; inside a transaction, a savepoint of it. */
+  batch(stmts: BatchStatement[]): Promise<unknown[]> {
+    return this.transaction(async (tx) => {
+      const out: unknown[] = [];
+      for (const [index, s] of stmts.entries()) {
+        let result: unknown;
+        try {
+          result = s.rows || s.expectRow ? await tx.all(s.sql, s.params) : await tx.run(s.sql, s.params);
+        } catch (err) {
+          throw new BatchError((err as Error).message, index, (err as { code?: string }).code);
+        }
+        if (s.expectRow && (result as unknown[]).length === 0) throw new BatchError(`statement ${index} returned no row`, index, 'BATCH_NO_ROW');
+        out.push(result);
+      }
+      return out;
+    });
+  }
+
+  /** Several statements separated by semicolons, no parameters (migrations). */
+  async exec(sql: string): Promise<void> {
+    if (this.closed) throw new Error('database is closed');
+    await this.client().query(sql);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}
+
+/** The URL without its password, for `path` (logs, status). */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres';
+  }
+}
