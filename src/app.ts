@@ -1,5 +1,4 @@
 // Composition root: builds the store, registry, MCP servers and HTTP front; starts and stops them.
-import { databaseFile } from './paths.js';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type client from 'prom-client';
@@ -37,11 +36,11 @@ import type { PromptDef } from './registry/prompt-defs.js';
 import type { ResourceDef, ResourceTemplateDef } from './registry/resource-defs.js';
 import type { Credentials, McpSession, Tool } from './registry/types.js';
 import type { Db } from './store/db.js';
-import { migrate } from './store/migrate.js';
 import { dropValueSamples } from './store/planner-stats.js';
 import { setSetting } from './store/settings.js';
 import type { Worker } from './workers.js';
 import { buildInfrastructure, type Infrastructure } from './services.js';
+import { migrateDatabase, openDatabase } from './store/open.js';
 import { SqliteDb } from './store/sqlite.js';
 import { loginAgent } from './store/vault-logins.js';
 import { hashSecret } from './auth/secrets.js';
@@ -59,7 +58,7 @@ export interface GatewayOptions {
   clock?: Clock;
   log?: Logger;
   /** The database, when its opening was begun earlier (the CLI starts it while the modules load). */
-  db?: Promise<SqliteDb>;
+  db?: Promise<Db>;
   /**
    * Tools, resources and prompts served beside the product's, registered before anything is served. The
    * product never passes it: it is the seam by which a test harness (the MCP conformance suite's fixtures,
@@ -115,13 +114,13 @@ export class Gateway {
     const { config } = opts;
     const clock = opts.clock ?? systemClock;
     const log = opts.log ?? createLogger(config.logLevel);
-    const db = await (opts.db ?? SqliteDb.open(databaseFile(config.dataDir)));
-    await migrate(db);
+    const db = await (opts.db ?? openDatabase(config));
+    await migrateDatabase(db);
     await dropValueSamples(db);
     // Version pruning and the entry limit happen in triggers, which read the configured values from the settings.
     await setSetting(db, 'memory_versions_kept', String(config.memory.versionsKept));
     await setSetting(db, 'memory_max_entries', String(config.memory.maxEntriesPerAgent));
-    db.startHelpers({ readerThreads: config.readerThreads });
+    if (db instanceof SqliteDb) db.startHelpers({ readerThreads: config.readerThreads });
     let registry: Registry | undefined;
     const infra = await buildInfrastructure({
       db,

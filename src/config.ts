@@ -22,6 +22,8 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   GATEWAY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   GATEWAY_DATA_DIR: z.string().min(1).default('./data'),
+  GATEWAY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+  GATEWAY_DATABASE_POOL: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GATEWAY_EGRESS_ALLOW: list.transform((entries, ctx) => {
     try {
@@ -101,6 +103,8 @@ export interface Config {
   /** True when GATEWAY_BASE_URL was not set and the base follows the bound port. */
   baseUrlFromListen: boolean;
   dataDir: string;
+  /** PostgreSQL (GATEWAY_DATABASE_URL) shared by every instance, or, without a URL, SQLite in dataDir. */
+  database: { url?: string; poolSize: number };
   logLevel: string;
   egressAllow: string[];
   mcpToolsets: string[];
@@ -240,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl: (e.GATEWAY_BASE_URL ?? `http://${hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     baseUrlFromListen: !e.GATEWAY_BASE_URL,
     dataDir: path.resolve(e.GATEWAY_DATA_DIR),
+    database: { url: e.GATEWAY_DATABASE_URL, poolSize: e.GATEWAY_DATABASE_POOL },
     logLevel: e.LOG_LEVEL,
     egressAllow: e.GATEWAY_EGRESS_ALLOW,
     mcpToolsets: e.GATEWAY_MCP_TOOLSETS,

@@ -3,8 +3,7 @@
 import type { Gateway } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './log.js';
-import { databaseFile } from './paths.js';
-import { SqliteDb } from './store/sqlite.js';
+import { openDatabase } from './store/open.js';
 
 const USAGE = `agent-gateway — a persistent home for stateless AI agents
 
@@ -17,7 +16,7 @@ Configuration comes from the environment; see README.md.`;
 
 /** The database's threads start while the rest of the gateway's modules load (a tenth of start-up, overlapped). */
 async function openGateway(config: Config): Promise<Gateway> {
-  const db = SqliteDb.open(databaseFile(config.dataDir));
+  const db = openDatabase(config);
   db.catch(() => undefined); // awaited (and reported) by Gateway.create
   const { Gateway } = await import('./app.js');
   return Gateway.create({ config, db });

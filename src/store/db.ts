@@ -64,6 +64,8 @@ export interface Db extends Queryable {
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
   readonly path: string;
+  /** Which SQL the database speaks, for the few statements that differ (full-text search, JSON functions). */
+  readonly dialect: 'sqlite' | 'postgres';
 }
 
 /**

@@ -36,6 +36,7 @@ export interface PgOptions {
 const first = <T>(rows: T[]): T | undefined => rows[0];
 
 export class PgDb implements Db {
+  readonly dialect = 'postgres' as const;
   private readonly scope = new ScopedStorage<TxState>();
   private closed = false;
 

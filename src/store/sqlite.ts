@@ -25,6 +25,7 @@ function promised<T>(fn: () => T): Promise<T> {
 const first = <T>(rows: T[]): T | undefined => rows[0];
 
 export class SqliteDb implements Db {
+  readonly dialect = 'sqlite' as const;
   private readonly scope = new TxScope();
   private savepoints = 0;
   private closed = false;
