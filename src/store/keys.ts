@@ -40,7 +40,7 @@ export async function countKeys(db: Db, by: { emailHash?: string; clientHash?: s
 export async function consume(q: Queryable, keyId: string, period: string, scope: string, n: number, limit: number): Promise<number | null> {
   const row = await q.get<{ used: number }>(
     `INSERT INTO key_usage (key_id, period, scope, used) SELECT ?, ?, ?, ? WHERE ? <= ?
-     ON CONFLICT (key_id, period, scope) DO UPDATE SET used = used + excluded.used WHERE used + excluded.used <= ?
+     ON CONFLICT (key_id, period, scope) DO UPDATE SET used = key_usage.used + excluded.used WHERE key_usage.used + excluded.used <= ?
      RETURNING used`,
     [keyId, period, scope, n, n, limit, limit],
   );

@@ -6,6 +6,7 @@
 import type { Db } from './db.js';
 
 export async function dropValueSamples(db: Db): Promise<void> {
+  if (db.dialect !== 'sqlite') return; // PostgreSQL plans generic statements from its own statistics
   // Dropping the table (not emptying it) changes the schema, so every connection reloads its statistics.
   if (await db.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat4'")) await db.exec('DROP TABLE sqlite_stat4');
 }

@@ -22,6 +22,27 @@ const types = {
   },
 };
 
+const INT8_OID = 20;
+const FLOAT8_OID = 701;
+
+/**
+ * Parameter types for a statement with numbers among its values: numbers are sent as int8 or float8, everything
+ * else untyped (PostgreSQL infers it from where it is used, as it does for text into a JSONB column). Untyped, a
+ * number would be compared as text where nothing else says what it is (`WHERE ? <= ?`: '5' <= '10' is false).
+ * node-pg takes a query's `types` both as the Parse message's parameter types (an array of OIDs) and as its
+ * result parsers (getTypeParser), so the array carries this driver's parsers too.
+ */
+function numberTypes(values: readonly unknown[]): (number[] & { getTypeParser: typeof types.getTypeParser }) | null {
+  let any = false;
+  const oids = values.map((v) => {
+    if (typeof v === 'bigint') return ((any = true), INT8_OID);
+    if (typeof v !== 'number') return 0;
+    any = true;
+    return Number.isInteger(v) ? INT8_OID : FLOAT8_OID;
+  });
+  return any ? Object.assign(oids, { getTypeParser: types.getTypeParser }) : null;
+}
+
 interface TxState {
   client: pg.PoolClient;
   open: boolean;
@@ -62,7 +83,15 @@ export class PgDb implements Db {
   private async query<T>(client: pg.Pool | pg.PoolClient, sql: string, params?: Params): Promise<pg.QueryResult> {
     if (this.closed) throw new Error('database is closed');
     const { text, values } = toPg(sql, params);
-    return client.query<T & pg.QueryResultRow>(text, values as unknown[]);
+    const paramTypes = numberTypes(values);
+    try {
+      if (!paramTypes) return await client.query<T & pg.QueryResultRow>(text, values as unknown[]);
+      return await client.query<T & pg.QueryResultRow>({ text, values: values as unknown[], types: paramTypes as unknown as pg.CustomTypesConfig });
+    } catch (err) {
+      // The statement (never its values) goes with the error into the log, to find the SQL that failed.
+      if (err instanceof pg.DatabaseError) Object.assign(err, { statement: text.replace(/\s+/g, ' ').slice(0, 400) });
+      throw err;
+    }
   }
 
   private client(): pg.Pool | pg.PoolClient {

@@ -14,7 +14,7 @@ export async function addToolUsage(db: Db, deltas: UsageDelta[]): Promise<void> 
     for (const d of deltas) {
       await tx.run(
         `INSERT INTO tool_usage (tool, day, calls, errors) VALUES (?, ?, ?, ?)
-         ON CONFLICT (tool, day) DO UPDATE SET calls = calls + excluded.calls, errors = errors + excluded.errors`,
+         ON CONFLICT (tool, day) DO UPDATE SET calls = tool_usage.calls + excluded.calls, errors = tool_usage.errors + excluded.errors`,
         [d.tool, d.day, d.calls, d.errors],
       );
     }

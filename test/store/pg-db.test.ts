@@ -20,6 +20,7 @@ describe('SQLite placeholders in PostgreSQL', () => {
       values: [1, 2, 3],
     });
     expect(toPg("SELECT 'it''s ?', ?", ['x']).text).toBe("SELECT 'it''s ?', $1");
+    expect(toPg('SELECT ?2, ?1, ?1 + ?10, ?', [1, 2]).text).toBe('SELECT $2, $1, $1 + $10, $11');
     expect(toPg('UPDATE t SET a = @a, b = :b WHERE id = $id AND a <> @a', { a: 1, b: 2, id: 'k' })).toEqual({
       text: 'UPDATE t SET a = $1, b = $2 WHERE id = $3 AND a <> $1',
       values: [1, 2, 'k'],
@@ -54,6 +55,12 @@ describe.skipIf(!hasPostgres)('PgDb', () => {
       expect(row).toEqual({ id: 1, at: 1_790_000_000_123, doc: '{"a": [1, 2]}', data: Buffer.from([1, 2, 3]) });
       expect(JSON.parse(row!.doc)).toEqual({ a: [1, 2] });
       expect(await db.get('SELECT COUNT(*) AS n, SUM(at) AS s FROM v')).toEqual({ n: 1, s: 1_790_000_000_123 });
+    });
+
+    it('compares numbers as numbers where nothing else types them, and keeps untyped text flexible', async () => {
+      expect(await db.get('SELECT CASE WHEN ? <= ? THEN 1 ELSE 0 END AS le, ? + ? AS sum, ? * 2 AS twice', [5, 10, 2, 3, 1.25])).toEqual({ le: 1, sum: 5, twice: 2.5 });
+      await db.run('INSERT INTO v (at, doc, k) VALUES (?, ?, ?)', [7, '[1, 2, 3]', 'typed']);
+      expect(await db.get("SELECT at, doc FROM v WHERE k = ? AND at <= ?", ['typed', 7])).toEqual({ at: 7, doc: '[1, 2, 3]' });
     });
 
     it('reports changes and recognises a uniqueness violation as a constraint error', async () => {

@@ -32,7 +32,7 @@ async function beat(db: Db, agentId: string, now: number) {
   const longest = Math.max(streak, prev?.longest ?? 0);
   await db.run(
     `INSERT INTO beats (agent_id, last_beat_at, streak, longest, total) VALUES (?, ?, ?, ?, 1)
-     ON CONFLICT (agent_id) DO UPDATE SET last_beat_at = excluded.last_beat_at, streak = excluded.streak, longest = excluded.longest, total = total + 1`,
+     ON CONFLICT (agent_id) DO UPDATE SET last_beat_at = excluded.last_beat_at, streak = excluded.streak, longest = excluded.longest, total = beats.total + 1`,
     [agentId, now, streak, longest],
   );
   return { previous: prev?.last_beat_at ?? null, streak, longest, total: (prev?.total ?? 0) + 1 };
