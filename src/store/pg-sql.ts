@@ -1,4 +1,4 @@
-// Statements as the stores write them (SQLite's placeholders: `?` in order, or `@name`, `:name`, `$name` with an
+// Statements as the stores write them (SQLite's placeholders: `?` in order, `?NNN`, or `@name`, `:name`, `$name` with an
 // object of values) turned into PostgreSQL's numbered `$1…$n`, skipping quoted text, identifiers and comments, and
 // `::` casts. Each distinct statement is translated once and cached.
 import type { Params, SqlValue } from './db.js';
@@ -39,8 +39,11 @@ function translate(sql: string): Translated {
       continue;
     }
     if (c === '?') {
-      out += `$${++n}`;
-      i++;
+      // ?NNN is that parameter; a bare ? the one after the highest so far (SQLite's rule).
+      const digits = /^\d+/.exec(sql.slice(i + 1))?.[0];
+      n = digits ? Math.max(n, Number(digits)) : n + 1;
+      out += `$${digits ?? n}`;
+      i += 1 + (digits?.length ?? 0);
       continue;
     }
     if ((c === '@' || c === ':' || c === '$') && /[A-Za-z_]/.test(sql[i + 1] ?? '')) {
