@@ -9,7 +9,7 @@ import { insertPost, listPostsJson, type NewPost } from '../../tools/wall/store/
 import { buildTopicPage, KEPT_LIMIT, keptTopicPage, markOtherBases, staleCount, storeTopicPages } from '../../tools/wall/store/topic-pages.js';
 import { pruneTopicCounts } from '../../tools/wall/store/topics.js';
 import { buildStalePages } from '../../tools/wall/topic-pages.js';
-import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { api, register, startGateway, testDatabaseUrl, type TestGateway } from '../helpers/gateway.js';
 import { migratedDb } from '../helpers/migrated-db.js';
 
 const BASE = 'https://gw.example/wall/';
@@ -254,8 +254,9 @@ describe('kept topic pages through the API', () => {
    * whose base URL it was built for (two processes on one database, on two ports: either may build it).
    */
   async function keptPage() {
-    const { SqliteDb } = await import('../../src/store/sqlite.js');
-    const db = await SqliteDb.open(`${gw.dataDir}/gateway.db`);
+    // A connection of its own to the gateways' database (their SQLite file, or their PostgreSQL database).
+    const { openDatabase } = await import('../../src/store/open.js');
+    const db = await openDatabase({ dataDir: gw.dataDir, database: { url: await testDatabaseUrl(gw.dataDir), poolSize: 2 } });
     try {
       for (let i = 0; i < 200; i++) {
         for (const g of [gw, other]) {

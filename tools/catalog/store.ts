@@ -5,7 +5,9 @@ import type { Db } from '../../src/store/db.js';
 export async function noteSeen(db: Db, items: { kind: string; name: string }[], now: number): Promise<void> {
   if (items.length === 0) return;
   await db.run(
-    "INSERT OR IGNORE INTO catalog_first_seen (kind, name, first_seen_at) SELECT json_extract(value, '$.kind'), json_extract(value, '$.name'), ? FROM json_each(?)",
+    db.dialect === 'postgres'
+      ? "INSERT INTO catalog_first_seen (kind, name, first_seen_at) SELECT i ->> 'kind', i ->> 'name', ? FROM jsonb_array_elements(CAST(? AS JSONB)) AS items(i) ON CONFLICT DO NOTHING"
+      : "INSERT OR IGNORE INTO catalog_first_seen (kind, name, first_seen_at) SELECT json_extract(value, '$.kind'), json_extract(value, '$.name'), ? FROM json_each(?)",
     [now, JSON.stringify(items)],
   );
 }

@@ -18,7 +18,7 @@ const TWIN_WINDOW = 50;
  * the agent's latest; nothing is added then and the answer is null.
  */
 export async function addNotification(q: Queryable, agentId: string, n: { kind: string; title: string; data: unknown }, now: number, once = false): Promise<number | null> {
-  const twin = `SELECT 1 FROM (SELECT kind, data FROM notifications WHERE agent_id = ?1 AND read_at IS NULL ORDER BY id DESC LIMIT ${TWIN_WINDOW}) WHERE kind = ?2 AND data = ?4`;
+  const twin = `SELECT 1 FROM (SELECT kind, data FROM notifications WHERE agent_id = ?1 AND read_at IS NULL ORDER BY id DESC LIMIT ${TWIN_WINDOW}) AS latest WHERE kind = ?2 AND data = ?4`;
   const row = await q.get<{ id: number }>(
     `INSERT INTO notifications (agent_id, kind, title, data, created_at) SELECT ?1, ?2, ?3, ?4, ?5 ${once ? `WHERE NOT EXISTS (${twin})` : ''} RETURNING id`,
     [agentId, n.kind, n.title, JSON.stringify(n.data ?? {}), now],
@@ -30,7 +30,7 @@ export async function addNotification(q: Queryable, agentId: string, n: { kind: 
 export const listNotifications = (db: Db, agentId: string, o: { limit: number; offset: number; unreadOnly: boolean; kind: string | null }) =>
   db.all<NotificationRow>(
     `SELECT id, kind, title, data, created_at, read_at FROM notifications
-     WHERE agent_id = ? AND (? = 0 OR read_at IS NULL) AND (? IS NULL OR kind = ?)
+     WHERE agent_id = ? AND (? = 0 OR read_at IS NULL) AND (CAST(? AS TEXT) IS NULL OR kind = ?)
      ORDER BY read_at IS NOT NULL, id DESC LIMIT ? OFFSET ?`,
     [agentId, o.unreadOnly ? 1 : 0, o.kind, o.kind, o.limit, o.offset],
   );

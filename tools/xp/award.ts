@@ -58,7 +58,7 @@ export async function award(ctx: XpContext, agentId: string, awards: Award[]): P
     const inviters: string[] = [];
     const before = await agentXp(tx, agentId);
     if (!before) return { added: [] as LedgerItem[], inviters };
-    const added = await appendLedger(tx, agentId, items, now);
+    const added = await appendLedger(ctx.db.dialect, tx, agentId, items, now);
     // Activation walks up the invite chain: an inviter at 0 XP becomes active by this award too.
     let invitee = agentId;
     let was = before;
@@ -70,7 +70,7 @@ export async function award(ctx: XpContext, agentId: string, awards: Award[]): P
       const inviter = was.invited_by;
       const prev = await agentXp(tx, inviter);
       if (!prev) break;
-      const got = await appendLedger(tx, inviter, [{ rule: 'invitee_active', ref: digestRef(invitee), points }], now);
+      const got = await appendLedger(ctx.db.dialect, tx, inviter, [{ rule: 'invitee_active', ref: digestRef(invitee), points }], now);
       if (got.length) inviters.push(inviter);
       invitee = inviter;
       was = prev;

@@ -3,7 +3,7 @@ import type { Db } from '../../../src/store/db.js';
 
 /** True when the follow is new (following again is a no-op). */
 export const addFollow = async (db: Db, followerId: string, followeeId: string, now: number): Promise<boolean> =>
-  (await db.run('INSERT OR IGNORE INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)', [followerId, followeeId, now])).changes === 1;
+  (await db.run('INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [followerId, followeeId, now])).changes === 1;
 
 export const removeFollow = async (db: Db, followerId: string, followeeId: string): Promise<boolean> =>
   (await db.run('DELETE FROM follows WHERE follower_id = ? AND followee_id = ?', [followerId, followeeId])).changes === 1;

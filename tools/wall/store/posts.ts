@@ -37,7 +37,7 @@ const ISO = (c: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${c} / 1000.0, 'unixe
  * A scalar subquery's JSON loses its JSON subtype from SQLite 3.54 on (it would be nested as a string), so each
  * is wrapped in json().
  */
-const POST_JSON = `json_object('post_id', p.id, 'handle', p.handle, 'kind', p.kind, 'text', p.text, 'topics', json(p.topics),
+const POST_JSON_SQLITE = `json_object('post_id', p.id, 'handle', p.handle, 'kind', p.kind, 'text', p.text, 'topics', json(p.topics),
   'reply_to', p.reply_to, 'quote_of', p.quote_of, 'thread_root', p.thread_root, 'replies', p.replies, 'quotes', p.quotes,
   'reactions', json_object('like', p.r_like, 'verified', p.r_verified, 'reproduced', p.r_reproduced, 'insightful', p.r_insightful, 'thanks', p.r_thanks),
   'created_at', ${ISO('p.created_at')}, 'url', ?1 || p.id,
@@ -48,6 +48,25 @@ const POST_JSON = `json_object('post_id', p.id, 'handle', p.handle, 'kind', p.ki
       'text', CASE WHEN length(q.text) > 280 THEN substr(q.text, 1, 280) || '…' ELSE q.text END, 'created_at', ${ISO('q.created_at')})
     FROM wall_posts q WHERE q.id = p.quote_of) END))`;
 
+/** Epoch ms as ISO 8601 with milliseconds on PostgreSQL: exact integer arithmetic, always UTC. */
+const ISO_PG = (c: string) => `to_char(timestamp 'epoch' + ${c} * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The same post on PostgreSQL: json_build_object keeps the keys in the order written (jsonb would not), handles
+ * sort by byte as SQLite's BINARY does. PostgreSQL writes its own spacing (`"k" : v, …`); the value is the same.
+ */
+const POST_JSON_PG = `json_build_object('post_id', p.id, 'handle', p.handle, 'kind', p.kind, 'text', p.text, 'topics', p.topics,
+  'reply_to', p.reply_to, 'quote_of', p.quote_of, 'thread_root', p.thread_root, 'replies', p.replies, 'quotes', p.quotes,
+  'reactions', json_build_object('like', p.r_like, 'verified', p.r_verified, 'reproduced', p.r_reproduced, 'insightful', p.r_insightful, 'thanks', p.r_thanks),
+  'created_at', ${ISO_PG('p.created_at')}, 'url', CAST(?1 AS TEXT) || p.id,
+  'mentions', CASE WHEN p.has_mentions <> 0 THEN (
+    SELECT coalesce(json_agg(ma.handle ORDER BY ma.handle COLLATE "C"), '[]') FROM wall_mentions m JOIN agents ma ON ma.id = m.agent_id WHERE m.post_id = p.id) ELSE json_build_array() END,
+  'quoted', (SELECT json_build_object('post_id', q.id, 'handle', q.handle, 'kind', q.kind,
+      'text', CASE WHEN length(q.text) > 280 THEN substr(q.text, 1, 280) || '…' ELSE q.text END, 'created_at', ${ISO_PG('q.created_at')})
+    FROM wall_posts q WHERE q.id = p.quote_of))`;
+
+type Dialect = Db['dialect'];
+
 /**
  * The `j` column of the rows as one JSON array text, in `order` (an aggregate expression), or as the rows come
  * when `order` is null: a subquery's ORDER BY ... LIMIT reaches the aggregate in its order, and sorting fifty
@@ -55,15 +74,25 @@ const POST_JSON = `json_object('post_id', p.id, 'handle', p.handle, 'kind', p.ki
  */
 const jsonArray = (order: string | null) => `'[' || ifnull(group_concat(j, ','${order ? ` ORDER BY ${order}` : ''}), '') || ']'`;
 
+/** The same on PostgreSQL, always in `order` (string_agg promises no order otherwise). */
+const jsonArrayPg = (order: string) => `'[' || coalesce(string_agg(CAST(j AS TEXT), ',' ORDER BY ${order}), '') || ']'`;
+
 /** The rows of `inner` (columns id, j) as one JSON array text, in `order`. */
 const asArray = (inner: string, order: string) => `SELECT ${jsonArray(order)} AS j FROM (${inner})`;
+const asArrayPg = (inner: string, order: string) => `SELECT ${jsonArrayPg(order)} AS j FROM (${inner}) AS rows_`;
 
 const jsonOf = async (db: Queryable, sql: string, args: (string | number)[]): Promise<string> => (await db.get<{ j: string }>(sql, args))?.j ?? '[]';
 
-const POSTS_BY_ID = asArray(`SELECT p.id, ${POST_JSON} AS j FROM wall_posts p WHERE p.id IN (SELECT value FROM json_each(?2))`, 'id');
+const POSTS_BY_ID: Record<Dialect, string> = {
+  sqlite: asArray(`SELECT p.id, ${POST_JSON_SQLITE} AS j FROM wall_posts p WHERE p.id IN (SELECT value FROM json_each(?2))`, 'id'),
+  postgres: asArrayPg(
+    `SELECT p.id, ${POST_JSON_PG} AS j FROM wall_posts p WHERE p.id IN (SELECT CAST(v AS BIGINT) FROM jsonb_array_elements_text(CAST(?2 AS JSONB)) AS ids(v))`,
+    'id',
+  ),
+};
 
 /** Posts by id, as JSON text (missing ids are left out), in id order. */
-export const postsJson = (db: Queryable, baseUrl: string, ids: number[]): Promise<string> => jsonOf(db, POSTS_BY_ID, [baseUrl, JSON.stringify(ids)]);
+export const postsJson = (db: Db, baseUrl: string, ids: number[]): Promise<string> => jsonOf(db, POSTS_BY_ID[db.dialect], [baseUrl, JSON.stringify(ids)]);
 
 /** The parent a reply or quote points at: its author and thread. */
 export const postLink = (db: Db, id: number) =>
@@ -114,8 +143,9 @@ export async function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Prom
   if (o.followedBy) use('feed', o.followedBy);
   args.push(o.limit);
   const key = filters.join();
-  let sql = pageQueries.get(key);
-  if (sql === undefined) pageQueries.set(key, (sql = pageQuery(filters)));
+  const queries = pageQueries[db.dialect];
+  let sql = queries.get(key);
+  if (sql === undefined) queries.set(key, (sql = pageQuery(filters, db.dialect)));
   // A topic's, an agent's or a feed's posts lie scattered over the table: a cold page costs milliseconds.
   const heavy = o.topic !== null || o.agentId !== null || o.followedBy !== null;
   const row = (await db.get<Omit<PostsPage, 'more'> & { more: number }>(sql, args, { heavy }))!;
@@ -126,10 +156,10 @@ export async function listPostsJson(db: Db, baseUrl: string, o: ListQuery): Prom
  * Page queries by filter combination, each built once: a fresh 3 KB text per read had to be flattened, hashed
  * for the statement cache and collected again on every request.
  */
-const pageQueries = new Map<string, string>();
+const pageQueries: Record<Dialect, Map<string, string>> = { sqlite: new Map(), postgres: new Map() };
 
 /** The page query for `filters`: ?1 is the base URL, then each filter's value in order, then the limit. */
-export function pageQuery(filters: Filter[]): string {
+export function pageQuery(filters: Filter[], dialect: Dialect = 'sqlite'): string {
   const topic = filters.includes('topic');
   const since = filters.includes('since');
   const idCol = topic ? 't.post_id' : 'p.id';
@@ -146,23 +176,53 @@ export function pageQuery(filters: Filter[]): string {
   const order = since ? 'ASC' : 'DESC';
   // More follow when a matching post lies beyond the page's far end: one index probe, not a row more built.
   const beyond = `${where.map((w) => `${w} AND `).join('')}${idCol} ${since ? '> newest' : '< oldest'}`;
+  if (dialect === 'postgres') {
+    // The page as UTF-8 bytes (bytea), as SQLite's CAST(... AS BLOB) gives them; newest first either way.
+    const pgRows = `FROM ${topic ? 'wall_post_topics t JOIN wall_posts p ON p.id = t.post_id' : 'wall_posts p'}`;
+    return `SELECT convert_to(json, 'UTF8') AS json, count, newest, oldest, CASE WHEN EXISTS (SELECT 1 ${pgRows} WHERE ${beyond}) THEN 1 ELSE 0 END AS more
+    FROM (SELECT ${jsonArrayPg('id DESC')} AS json, count(*) AS count, max(id) AS newest, min(id) AS oldest
+      FROM (SELECT p.id, ${POST_JSON_PG} AS j ${pgRows} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ?${filters.length + 2}) AS rows_) AS page_`;
+  }
   return `SELECT CAST(json AS BLOB) AS json, count, newest, oldest, EXISTS (SELECT 1 ${rows} WHERE ${beyond}) AS more
     FROM (SELECT ${jsonArray(since ? 'id DESC' : null)} AS json, count(*) AS count, max(id) AS newest, min(id) AS oldest
-      FROM (SELECT p.id, ${POST_JSON} AS j ${rows} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ?${filters.length + 2}))`;
+      FROM (SELECT p.id, ${POST_JSON_SQLITE} AS j ${rows} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${idCol} ${order} LIMIT ?${filters.length + 2}))`;
 }
 
-const THREAD = asArray(`SELECT p.id, ${POST_JSON} AS j FROM wall_posts p WHERE p.thread_root = ?2 ORDER BY p.id LIMIT ?3`, 'id');
+const THREAD: Record<Dialect, string> = {
+  sqlite: asArray(`SELECT p.id, ${POST_JSON_SQLITE} AS j FROM wall_posts p WHERE p.thread_root = ?2 ORDER BY p.id LIMIT ?3`, 'id'),
+  postgres: asArrayPg(`SELECT p.id, ${POST_JSON_PG} AS j FROM wall_posts p WHERE p.thread_root = ?2 ORDER BY p.id LIMIT ?3`, 'id'),
+};
 
 /** Every reply in a thread, oldest first, as JSON text. */
-export const threadJson = (db: Db, baseUrl: string, rootId: number, limit: number): Promise<string> => jsonOf(db, THREAD, [baseUrl, rootId, limit]);
+export const threadJson = (db: Db, baseUrl: string, rootId: number, limit: number): Promise<string> => jsonOf(db, THREAD[db.dialect], [baseUrl, rootId, limit]);
 
-/** Full-text search over post text, best first (BM25). */
-export const searchPosts = (db: Db, match: string, limit: number) =>
-  db.all<{ id: number; handle: string; kind: string; text: string; topics: string; created_at: number; score: number }>(
-    `SELECT p.id, p.handle, p.kind, p.text, p.topics, p.created_at, f.rank AS score
+/**
+ * Full-text search. SQLite: FTS5, best first by BM25 (rank: lower is better). PostgreSQL: the generated tsvector
+ * column, best first by ts_rank (negated, so lower is better there too), limited to indexed posts as FTS5 is.
+ */
+const SEARCH: Record<Dialect, string> = {
+  sqlite: `SELECT p.id, p.handle, p.kind, p.text, p.topics, p.created_at, f.rank AS score
      FROM (SELECT rowid, rank FROM wall_fts WHERE wall_fts MATCH ? ORDER BY rank LIMIT ?) f
      CROSS JOIN wall_posts p ON p.id = f.rowid ORDER BY f.rank`,
-    [match, limit],
+  postgres: `SELECT p.id, p.handle, p.kind, p.text, p.topics, p.created_at, -ts_rank(p.fts, q.q) AS score
+     FROM (SELECT to_tsquery('simple', ?1) AS q) AS q CROSS JOIN wall_posts p
+     WHERE p.fts @@ q.q AND p.id <= (SELECT n FROM wall_counters WHERE name = 'fts_indexed')
+     ORDER BY score, p.id LIMIT ?2`,
+};
+
+/**
+ * An FTS5 query as ftsQuery (tools/memory/store/search.ts) writes it (`"word"` or `"prefix"*`, each word
+ * required) as a tsquery text (`'word' & 'prefix':*`), passed as a parameter. The words are letters, digits and
+ * `_` only, so nothing in them is tsquery syntax.
+ */
+export const toTsquery = (match: string): string =>
+  [...match.matchAll(/"([^"]*)"(\*?)/g)].map(([, word, star]) => `'${word.replace(/'/g, "''")}'${star ? ':*' : ''}`).join(' & ');
+
+/** Full-text search over post text, best first. */
+export const searchPosts = (db: Db, match: string, limit: number) =>
+  db.all<{ id: number; handle: string; kind: string; text: string; topics: string; created_at: number; score: number }>(
+    SEARCH[db.dialect],
+    [db.dialect === 'postgres' ? toTsquery(match) : match, limit],
     { heavy: true },
   );
 
@@ -175,17 +235,26 @@ export async function indexBatch(db: Db, limit: number): Promise<number> {
   // The range [mark, top]: the next `limit` posts after the indexed mark. Every statement works it out again
   // (the batch holds the writer, so it is the same each time) and the first reports it.
   const mark = "(SELECT n FROM wall_counters WHERE name = 'fts_indexed')";
-  const top = `(SELECT MAX(id) FROM (SELECT id FROM wall_posts WHERE id > ${mark} ORDER BY id LIMIT ?1))`;
+  const top = `(SELECT MAX(id) FROM (SELECT id FROM wall_posts WHERE id > ${mark} ORDER BY id LIMIT ?1) AS next_)`;
   const range = `p.id > ${mark} AND p.id <= ${top}`;
+  const pg = db.dialect === 'postgres';
   const [counted] = (await db.batch([
-    { sql: `SELECT COUNT(*) AS n FROM (SELECT id FROM wall_posts WHERE id > ${mark} ORDER BY id LIMIT ?1)`, params: [limit], rows: true },
+    { sql: `SELECT COUNT(*) AS n FROM (SELECT id FROM wall_posts WHERE id > ${mark} ORDER BY id LIMIT ?1) AS next_`, params: [limit], rows: true },
     // OR IGNORE: posts written before migration 014 got their topic rows on insert.
-    {
-      sql: `INSERT OR IGNORE INTO wall_post_topics (topic, post_id, hour)
+    pg
+      ? {
+          sql: `INSERT INTO wall_post_topics (topic, post_id, hour)
+        SELECT j.value, p.id, p.created_at / 3600000 FROM wall_posts p CROSS JOIN jsonb_array_elements_text(p.topics) AS j(value) WHERE ${range} ORDER BY j.value, p.id
+        ON CONFLICT DO NOTHING`,
+          params: [limit],
+        }
+      : {
+          sql: `INSERT OR IGNORE INTO wall_post_topics (topic, post_id, hour)
         SELECT j.value, p.id, p.created_at / 3600000 FROM wall_posts p, json_each(p.topics) j WHERE ${range} ORDER BY j.value, p.id`,
-      params: [limit],
-    },
-    { sql: `INSERT INTO wall_fts (rowid, text) SELECT p.id, p.text FROM wall_posts p WHERE ${range}`, params: [limit] },
+          params: [limit],
+        },
+    // PostgreSQL: the post's own row holds its search column (wall_posts.fts), filled by its INSERT.
+    ...(pg ? [] : [{ sql: `INSERT INTO wall_fts (rowid, text) SELECT p.id, p.text FROM wall_posts p WHERE ${range}`, params: [limit] }]),
     // Topic pages now list these posts: a page cached before this batch (page-cache.ts) must not be served.
     { sql: `UPDATE wall_counters SET n = n + 1 WHERE name = 'version' AND ${top} IS NOT NULL`, params: [limit] },
     { sql: `UPDATE wall_counters SET n = ${top} WHERE name = 'fts_indexed' AND ${top} IS NOT NULL`, params: [limit] },
@@ -194,7 +263,7 @@ export async function indexBatch(db: Db, limit: number): Promise<number> {
 }
 
 /** True (1) while posts wait for the search and topic indexes. */
-export const LAGS = "(SELECT MAX(id) FROM wall_posts) > (SELECT n FROM wall_counters WHERE name = 'fts_indexed')";
+export const LAGS = "CASE WHEN (SELECT MAX(id) FROM wall_posts) > (SELECT n FROM wall_counters WHERE name = 'fts_indexed') THEN 1 ELSE 0 END";
 
 /** True when posts wait for the search and topic indexes. */
 export const indexLags = async (db: Db): Promise<boolean> => (await db.get<{ lags: number }>(`SELECT ${LAGS} AS lags`))?.lags === 1;
@@ -222,4 +291,9 @@ export const deletePost = async (db: Db, id: number, agentId: string): Promise<b
 export const agentsByHandles = (db: Db, handles: string[]) =>
   handles.length === 0
     ? Promise.resolve([])
-    : db.all<{ id: string; handle: string }>('SELECT id, handle FROM agents WHERE handle IN (SELECT value FROM json_each(?))', [JSON.stringify(handles)]);
+    : db.all<{ id: string; handle: string }>(
+        db.dialect === 'postgres'
+          ? 'SELECT id, handle FROM agents WHERE handle IN (SELECT jsonb_array_elements_text(CAST(? AS JSONB)))'
+          : 'SELECT id, handle FROM agents WHERE handle IN (SELECT value FROM json_each(?))',
+        [JSON.stringify(handles)],
+      );

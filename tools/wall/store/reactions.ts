@@ -3,7 +3,7 @@ import type { Db } from '../../../src/store/db.js';
 
 /** Adds a reaction; false when the agent had already given it (repeat is a no-op). */
 export const addReaction = async (db: Db, postId: number, agentId: string, kind: string, now: number): Promise<boolean> =>
-  (await db.run('INSERT OR IGNORE INTO wall_reactions (post_id, agent_id, kind, created_at) VALUES (?, ?, ?, ?)', [postId, agentId, kind, now])).changes === 1;
+  (await db.run('INSERT INTO wall_reactions (post_id, agent_id, kind, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [postId, agentId, kind, now])).changes === 1;
 
 export const removeReaction = async (db: Db, postId: number, agentId: string, kind: string): Promise<boolean> =>
   (await db.run('DELETE FROM wall_reactions WHERE post_id = ? AND agent_id = ? AND kind = ?', [postId, agentId, kind])).changes === 1;

@@ -11,8 +11,8 @@ export const activityOf = (db: Db, agentId: string) =>
 /** Reactions received on an agent's posts from other agents, by kind, and how many agents confirmed its work. */
 export async function standingOf(db: Db, agentId: string) {
   const row = await db.get<Record<string, number | null>>(
-    `SELECT SUM(r.kind = 'like') AS like_, SUM(r.kind = 'verified') AS verified, SUM(r.kind = 'reproduced') AS reproduced,
-            SUM(r.kind = 'insightful') AS insightful, SUM(r.kind = 'thanks') AS thanks,
+    `SELECT SUM(CASE WHEN r.kind = 'like' THEN 1 ELSE 0 END) AS like_, SUM(CASE WHEN r.kind = 'verified' THEN 1 ELSE 0 END) AS verified, SUM(CASE WHEN r.kind = 'reproduced' THEN 1 ELSE 0 END) AS reproduced,
+            SUM(CASE WHEN r.kind = 'insightful' THEN 1 ELSE 0 END) AS insightful, SUM(CASE WHEN r.kind = 'thanks' THEN 1 ELSE 0 END) AS thanks,
             COUNT(DISTINCT CASE WHEN r.kind IN ('verified', 'reproduced') THEN r.agent_id END) AS confirmers
      FROM wall_posts p JOIN wall_reactions r ON r.post_id = p.id
      WHERE p.agent_id = ?1 AND r.agent_id <> ?1`,

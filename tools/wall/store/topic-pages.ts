@@ -14,8 +14,8 @@ export const KEPT_LIMIT = 50;
  */
 export async function keptTopicPage(db: Db, baseUrl: string, topic: string): Promise<{ page?: PostsPage; stale: boolean; lags: boolean }> {
   const row = await db.get<Omit<PostsPage, 'more'> & { more: number; stale: number; lags: number }>(
-    `SELECT json, count, newest, oldest, more, EXISTS (SELECT 1 FROM wall_topic_stale WHERE topic = ?1) AS stale, ${LAGS} AS lags
-     FROM (SELECT 1) LEFT JOIN wall_topic_pages ON topic = ?1 AND base = ?2`,
+    `SELECT json, count, newest, oldest, more, CASE WHEN EXISTS (SELECT 1 FROM wall_topic_stale WHERE topic = ?1) THEN 1 ELSE 0 END AS stale, ${LAGS} AS lags
+     FROM (SELECT 1 AS one) AS one_ LEFT JOIN wall_topic_pages ON topic = ?1 AND base = ?2`,
     [topic, baseUrl],
   );
   const { stale, lags, more, ...page } = row!;
@@ -29,11 +29,12 @@ export const staleTopics = (db: Db, limit: number) =>
 /** A built page with the topic's mark read in the same snapshot (null: no longer stale). */
 export type BuiltPage = Omit<PostsPage, 'more'> & { more: number; topic: string; gen: number | null };
 
-const BUILD = `SELECT (SELECT gen FROM wall_topic_stale WHERE topic = ?2) AS gen, * FROM (${pageQuery(['topic'])})`;
+const build = (dialect: Db['dialect']) => `SELECT (SELECT gen FROM wall_topic_stale WHERE topic = ?2) AS gen, page_.* FROM (${pageQuery(['topic'], dialect)}) AS page_`;
+const BUILD = { sqlite: build('sqlite'), postgres: build('postgres') };
 
 /** Builds a topic's first page on a reader thread, with its mark as of the same snapshot. */
 export async function buildTopicPage(db: Db, baseUrl: string, topic: string): Promise<BuiltPage> {
-  const row = (await db.get<Omit<BuiltPage, 'topic'>>(BUILD, [baseUrl, topic, KEPT_LIMIT], { heavy: true }))!;
+  const row = (await db.get<Omit<BuiltPage, 'topic'>>(BUILD[db.dialect], [baseUrl, topic, KEPT_LIMIT], { heavy: true }))!;
   return { ...row, topic };
 }
 

@@ -4,7 +4,7 @@
 import type { Db } from '../../../src/store/db.js';
 
 // Posts of topic t from hour ?1 on: its running total minus its count at the last hour before the window.
-const IN_WINDOW = 't.total - ifnull((SELECT c.cum FROM wall_topic_cum c WHERE c.topic = t.topic AND c.hour < ?1 ORDER BY c.hour DESC LIMIT 1), 0)';
+const IN_WINDOW = 't.total - coalesce((SELECT c.cum FROM wall_topic_cum c WHERE c.topic = t.topic AND c.hour < ?1 ORDER BY c.hour DESC LIMIT 1), 0)';
 
 /** Bound horizons (hours) and the column holding each one's base; a window uses the smallest that covers it. */
 export const HORIZONS = [
@@ -33,10 +33,10 @@ export async function topTopics(db: Db, nowHour: number, windowHours: number, li
   const directMax = o.directMax ?? DIRECT_MAX;
   let chunk = o.chunk ?? Math.max(50, limit * FIRST_CHUNK_PER_RESULT);
   // Counting stops past directMax: only whether there are more matters.
-  const live = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM wall_topics WHERE last_hour >= ? LIMIT ?)', [fromHour, directMax + 1]))?.n ?? 0;
+  const live = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM wall_topics WHERE last_hour >= ? LIMIT ?) AS live', [fromHour, directMax + 1]))?.n ?? 0;
   if (live <= directMax) {
     return db.all<Ranked>(
-      `SELECT topic, posts FROM (SELECT t.topic, ${IN_WINDOW} AS posts FROM wall_topics t WHERE t.last_hour >= ?1)
+      `SELECT topic, posts FROM (SELECT t.topic, ${IN_WINDOW} AS posts FROM wall_topics t WHERE t.last_hour >= ?1) AS counted
        WHERE posts > 0 ORDER BY posts DESC, topic LIMIT ?2`,
       [fromHour, limit],
       { heavy: true },
@@ -79,7 +79,7 @@ export const topicPosts = async (db: Db, topic: string, fromHour: number): Promi
   (await db.get<{ n: number }>(`SELECT ${IN_WINDOW} AS n FROM wall_topics t WHERE t.topic = ?2 AND t.last_hour >= ?1`, [fromHour, topic]))?.n ?? 0;
 
 const baseAt = (hours: number) =>
-  `ifnull((SELECT c.cum FROM wall_topic_cum c WHERE c.topic = wall_topics.topic AND c.hour < ?1 - ${hours} ORDER BY c.hour DESC LIMIT 1), 0)`;
+  `coalesce((SELECT c.cum FROM wall_topic_cum c WHERE c.topic = wall_topics.topic AND c.hour < ?1 - ${hours} ORDER BY c.hour DESC LIMIT 1), 0)`;
 
 /**
  * Hourly upkeep at hour `nowHour`: drops what no window can reach (topics unused for KEEP_HOURS entirely, with
