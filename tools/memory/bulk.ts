@@ -80,11 +80,11 @@ export const memoryBulkDelete = defineTool({
       const ids: number[] = [];
       for (let i = 0; i < input.items.length; i++) {
         const { namespace, key } = input.items[i];
-        const row = await getEntry(tx, targets.get(namespace)!.ownerId, namespace, key, now);
+        const row = await getEntry(tx, ctx.db.dialect, targets.get(namespace)!.ownerId, namespace, key, now);
         if (!row) naming(notFound(namespace, key), i);
         ids.push(row!.id);
       }
-      return removeEntries(tx, [...new Set(ids)], 'delete', now);
+      return removeEntries(tx, ctx.db.dialect, [...new Set(ids)], 'delete', now);
     });
     for (const t of targets.values()) ctx.services.bus.emit('memory:changed', { ownerId: t.ownerId });
     return { deleted };
@@ -144,14 +144,15 @@ export const memoryForget = defineTool({
       tags: input.tags,
       olderThan: input.older_than ? Date.parse(input.older_than) : undefined,
       match: match ?? undefined,
+      query: input.query,
       now,
       limit: FORGET_MAX + 1,
     };
     const run = async (q: Parameters<typeof selectForgettable>[0]) => {
-      const rows = await selectForgettable(q, filter);
+      const rows = await selectForgettable(q, ctx.db.dialect, filter);
       const truncated = rows.length > FORGET_MAX;
       const chosen = rows.slice(0, FORGET_MAX);
-      if (!input.dry_run) await removeEntries(q, chosen.map((r) => r.id), 'forget', now);
+      if (!input.dry_run) await removeEntries(q, ctx.db.dialect, chosen.map((r) => r.id), 'forget', now);
       return { truncated, chosen };
     };
     const { truncated, chosen } = input.dry_run ? await run(ctx.db) : await ctx.db.transaction(run);

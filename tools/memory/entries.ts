@@ -92,7 +92,7 @@ export function preparePut(ctx: ToolContext, target: Target, input: z.output<typ
     clientKey: scratch ? ctx.services.clientKey(ctx.caller.credentials.ip) : null,
     ifVersion: input.if_version ?? null,
     now,
-  });
+  }, ctx.db.dialect);
   return {
     stmt,
     done: (row) => ({
@@ -113,7 +113,7 @@ export function preparePut(ctx: ToolContext, target: Target, input: z.output<typ
           extra: { limit: ctx.config.memory.maxEntriesPerAgent },
         });
       }
-      const current = await store.liveVersion(q, target.ownerId, input.namespace, input.key, now);
+      const current = await store.liveVersion(q, ctx.db.dialect, target.ownerId, input.namespace, input.key, now);
       return new GatewayError('conflict', `Version mismatch: the entry is at version ${current}, not ${input.if_version}.`, {
         extra: { current_version: current },
       });
@@ -162,7 +162,7 @@ const Locator = { namespace: Namespace, key: Key, handle: OwnerHandle };
 
 async function readable(ctx: ToolContext, namespace: string, key: string, handle?: string) {
   const target = await resolveTarget(ctx, namespace, handle);
-  const row = await store.getEntry(ctx.db, target.ownerId, namespace, key, ctx.clock.now());
+  const row = await store.getEntry(ctx.db, ctx.db.dialect, target.ownerId, namespace, key, ctx.clock.now());
   if (!row || (!readsAll(target) && row.visibility !== 'public')) throw notFound(namespace, key);
   return { target, row };
 }
@@ -195,9 +195,9 @@ export const memoryDelete = defineTool({
     mustWrite(ctx, target);
     if (target.access === 'scratchpad') throw new GatewayError('forbidden', 'Scratchpad entries expire on their own; they cannot be deleted.');
     const now = ctx.clock.now();
-    const row = await store.getEntry(ctx.db, target.ownerId, input.namespace, input.key, now);
+    const row = await store.getEntry(ctx.db, ctx.db.dialect, target.ownerId, input.namespace, input.key, now);
     if (!row) throw notFound(input.namespace, input.key);
-    await ctx.db.transaction((tx) => store.removeEntries(tx, [row.id], 'delete', now));
+    await ctx.db.transaction((tx) => store.removeEntries(tx, ctx.db.dialect, [row.id], 'delete', now));
     ctx.services.bus.emit('memory:changed', { ownerId: target.ownerId });
     return { deleted: true, namespace: input.namespace, key: input.key, owner: target.ownerHandle, version: row.version };
   },

@@ -24,7 +24,7 @@ export async function runMemorySearch(ctx: ToolContext, q: string, namespace: st
   if (!match) return [];
   const callerId = ctx.caller.agent?.id ?? null;
   const shared = callerId ? await sharedWith(ctx.db, callerId) : [];
-  const rows = await searchMemory(ctx.db, { match, callerId, shared, namespace: namespace || null, limit, now: ctx.clock.now() });
+  const rows = await searchMemory(ctx.db, { match, q, callerId, shared, namespace: namespace || null, limit, now: ctx.clock.now() });
   // The index already limited hits to what the caller may see; this re-check is defence in depth.
   const sharedSet = new Set(shared.map((s) => `${s.owner_id}/${s.namespace}`));
   const snippet = snippetter(q.match(/[\p{L}\p{N}_]+/gu) ?? []);

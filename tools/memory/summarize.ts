@@ -45,7 +45,7 @@ async function collect(ctx: ToolContext, namespace: string, handle: string | und
   const rows = await listEntries(ctx.db, { ownerId: target.ownerId, namespace, after: '', limit: max, publicOnly: !readsAll(target), now });
   const items: Item[] = [];
   for (const r of rows) {
-    const full = await getEntry(ctx.db, target.ownerId, namespace, r.key, now);
+    const full = await getEntry(ctx.db, ctx.db.dialect, target.ownerId, namespace, r.key, now);
     if (!full) continue;
     const value = JSON.parse(full.value) as unknown;
     items.push({ key: r.key, text: typeof value === 'string' ? value : flattenText(value), tags: JSON.parse(r.tags), updated_at: iso(r.updated_at) });

@@ -11,7 +11,7 @@ export async function sweepExpired(ctx: WorkerContext): Promise<number> {
     const now = ctx.clock.now();
     const ids = await expiredIds(ctx.db, now, BATCH);
     if (ids.length === 0) break;
-    total += await ctx.db.transaction((tx) => removeEntries(tx, ids, 'expire', now));
+    total += await ctx.db.transaction((tx) => removeEntries(tx, ctx.db.dialect, ids, 'expire', now));
     if (ids.length < BATCH) break;
   }
   if (total > 0) ctx.services.bus.emit('memory:changed', { ownerId: null });

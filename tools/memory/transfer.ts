@@ -48,7 +48,8 @@ export const memoryExport = defineTool({
           pinned: r.pinned === 1,
           expires_at: iso(r.expires_at),
           created_at: iso(r.created_at),
-          versions: (JSON.parse(r.versions) as { version: number; value: unknown; written_at: number }[]).map((v) => ({ ...v, written_at: iso(v.written_at) })),
+          // Named in order: PostgreSQL's JSONB gives an object's keys back in its own order.
+          versions: (JSON.parse(r.versions) as { version: number; value: unknown; written_at: number }[]).map((v) => ({ version: v.version, value: v.value, written_at: iso(v.written_at) })),
         }),
       )
       .join('\n');
@@ -101,7 +102,7 @@ export const memoryImport = defineTool({
       for (const [i, l] of lines.entries()) {
         const versions = [...l.versions].sort((a, b) => a.version - b.version);
         const newest = versions[versions.length - 1];
-        const exists = await getEntry(tx, me.id, l.namespace, l.key, now);
+        const exists = await getEntry(tx, ctx.db.dialect, me.id, l.namespace, l.key, now);
         if (exists) {
           if (input.on_conflict === 'fail') throw new GatewayError('conflict', `Line ${i + 1}: ${l.namespace}/${l.key} exists; nothing was imported.`, { extra: { line: i + 1 } });
           if (input.on_conflict === 'skip') {

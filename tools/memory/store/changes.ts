@@ -25,12 +25,12 @@ export const changesSince = (db: Db, o: { agentId: string; since: number; namesp
   db.all<ChangeRow>(
     `SELECT * FROM (
        SELECT ${FIELDS} FROM memory_changes c JOIN agents a ON a.id = c.agent_id
-       WHERE c.agent_id = ?3 AND c.seq > ?1 AND (?2 IS NULL OR c.namespace = ?2)
+       WHERE c.agent_id = ?3 AND c.seq > ?1 AND (CAST(?2 AS TEXT) IS NULL OR c.namespace = ?2)
        UNION ALL
        SELECT ${FIELDS} FROM memory_acl acl
        JOIN memory_changes c ON c.agent_id = acl.owner_id AND c.namespace = acl.namespace
        JOIN agents a ON a.id = c.agent_id
-       WHERE acl.grantee_id = ?3 AND acl.permission = 'write' AND c.seq > ?1 AND (?2 IS NULL OR c.namespace = ?2)
-     ) ORDER BY seq LIMIT ?4`,
+       WHERE acl.grantee_id = ?3 AND acl.permission = 'write' AND c.seq > ?1 AND (CAST(?2 AS TEXT) IS NULL OR c.namespace = ?2)
+     ) AS feed ORDER BY seq LIMIT ?4`,
     [o.since, o.namespace, o.agentId, o.limit],
   );

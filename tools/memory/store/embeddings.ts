@@ -20,7 +20,7 @@ export async function storeEmbedding(db: Db, entryId: number, version: number, m
 export const visibleVectors = (db: Db, o: { callerId: string | null; namespace: string | null; limit: number; now: number }) =>
   db.all<{ id: number; vector: Buffer }>(
     `SELECT e.id, m.vector FROM memory_embeddings m JOIN memory_entries e ON e.id = m.entry_id
-     WHERE (e.expires_at IS NULL OR e.expires_at > ?1) AND (?2 IS NULL OR e.namespace = ?2)
+     WHERE (e.expires_at IS NULL OR e.expires_at > ?1) AND (CAST(?2 AS TEXT) IS NULL OR e.namespace = ?2)
        AND (e.visibility = 'public' OR e.agent_id IS NULL OR e.agent_id = ?3
             OR EXISTS (SELECT 1 FROM memory_acl acl WHERE acl.owner_id = e.agent_id AND acl.namespace = e.namespace AND acl.grantee_id = ?3))
      ORDER BY e.updated_at DESC LIMIT ?4`,

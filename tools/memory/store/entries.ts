@@ -2,6 +2,8 @@
 // the change feed and usage counters in step, so each write here is a single statement.
 import type { BatchStatement, Db, Queryable, SqlValue } from '../../../src/store/db.js';
 
+type Dialect = Db['dialect'];
+
 export interface EntryRow {
   id: number;
   agent_id: string | null;
@@ -44,16 +46,45 @@ export interface PutParams {
 const RETURNING = 'RETURNING id, version, created_at, updated_at';
 
 // Columns set by every update; an expired entry (counted as absent) also gets fresh created_at/visibility/tags.
-const UPDATE_SET = `value = ?4, text = ?5, size = ?6,
+// SQLite's statements name the key as its unique index does, ifnull(agent_id, ''), so they use it; PostgreSQL's
+// index is on coalesce(agent_id, ''). PostgreSQL also needs the table's own columns qualified in the upsert (the
+// excluded row is in scope too) and a typed default for the JSONB tags.
+const UPDATE_SET = {
+  sqlite: `value = ?4, text = ?5, size = ?6,
   visibility = ifnull(?7, CASE WHEN expires_at <= ?10 THEN 'private' ELSE visibility END),
   tags = ifnull(?8, CASE WHEN expires_at <= ?10 THEN '[]' ELSE tags END),
   pinned = ifnull(?9, pinned), version = version + 1,
   created_at = CASE WHEN expires_at <= ?10 THEN ?10 ELSE created_at END,
-  updated_at = ?10, expires_at = ?11, written_by = ?12, client_key = ?13`;
+  updated_at = ?10, expires_at = ?11, written_by = ?12, client_key = ?13`,
+  postgres: `value = ?4, text = ?5, size = ?6,
+  visibility = coalesce(?7, CASE WHEN memory_entries.expires_at <= ?10 THEN 'private' ELSE memory_entries.visibility END),
+  tags = coalesce(?8, CASE WHEN memory_entries.expires_at <= ?10 THEN '[]' ELSE memory_entries.tags END),
+  pinned = coalesce(?9, memory_entries.pinned), version = memory_entries.version + 1,
+  created_at = CASE WHEN memory_entries.expires_at <= ?10 THEN ?10 ELSE memory_entries.created_at END,
+  updated_at = ?10, expires_at = ?11, written_by = ?12, client_key = ?13`,
+};
 
-const UPSERT = `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by, client_key)
+const UPSERT = {
+  sqlite: `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by, client_key)
   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ifnull(?7, 'private'), ifnull(?8, '[]'), ifnull(?9, 0), 1, ?10, ?10, ?11, ?12, ?13)
-  ON CONFLICT (ifnull(agent_id, ''), namespace, key) DO UPDATE SET ${UPDATE_SET}`;
+  ON CONFLICT (ifnull(agent_id, ''), namespace, key) DO UPDATE SET ${UPDATE_SET.sqlite}`,
+  postgres: `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by, client_key)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, coalesce(?7, 'private'), coalesce(CAST(?8 AS JSONB), '[]'), coalesce(?9, 0), 1, ?10, ?10, ?11, ?12, ?13)
+  ON CONFLICT (coalesce(agent_id, ''), namespace, key) DO UPDATE SET ${UPDATE_SET.postgres}`,
+};
+
+// Create only: the upsert updates only an expired entry.
+const CREATE = {
+  sqlite: `${UPSERT.sqlite} WHERE expires_at <= ?10`,
+  postgres: `${UPSERT.postgres} WHERE memory_entries.expires_at <= ?10`,
+};
+
+const UPDATE_IF_VERSION = {
+  sqlite: `UPDATE memory_entries SET ${UPDATE_SET.sqlite}
+      WHERE ifnull(agent_id, '') = ifnull(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?10) AND version = ?14`,
+  postgres: `UPDATE memory_entries SET ${UPDATE_SET.postgres}
+      WHERE coalesce(agent_id, '') = coalesce(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?10) AND version = ?14`,
+};
 
 export type PutRow = { id: number; version: number; created_at: number; updated_at: number };
 
@@ -62,21 +93,22 @@ export type PutRow = { id: number; version: number; created_at: number; updated_
  * `ifVersion` did not match the live version. An expired entry counts as absent (live version 0); its history
  * continues.
  */
-export function putStatement(p: PutParams): BatchStatement {
+export function putStatement(p: PutParams, dialect: Dialect): BatchStatement {
   const params: SqlValue[] = [p.ownerId, p.namespace, p.key, p.value, p.text, p.size, p.visibility, p.tags, p.pinned, p.now, p.expiresAt, p.writtenBy, p.clientKey];
-  if (p.ifVersion === null) return { sql: `${UPSERT} ${RETURNING}`, params, expectRow: true };
-  if (p.ifVersion === 0) return { sql: `${UPSERT} WHERE expires_at <= ?10 ${RETURNING}`, params, expectRow: true };
+  if (p.ifVersion === null) return { sql: `${UPSERT[dialect]} ${RETURNING}`, params, expectRow: true };
+  if (p.ifVersion === 0) return { sql: `${CREATE[dialect]} ${RETURNING}`, params, expectRow: true };
   params.push(p.ifVersion);
-  return {
-    sql: `UPDATE memory_entries SET ${UPDATE_SET}
-      WHERE ifnull(agent_id, '') = ifnull(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?10) AND version = ?14 ${RETURNING}`,
-    params,
-    expectRow: true,
-  };
+  return { sql: `${UPDATE_IF_VERSION[dialect]} ${RETURNING}`, params, expectRow: true };
 }
 
-export const getEntry = (q: Queryable, ownerId: string | null, namespace: string, key: string, now: number): Promise<EntryRow | undefined> =>
-  q.get<EntryRow>(`SELECT ${COLS} FROM memory_entries WHERE ifnull(agent_id, '') = ifnull(?, '') AND namespace = ? AND key = ? AND ${LIVE}`, [
+// One key of an owner (or of the scratchpad, owner NULL), matched as the unique index is written.
+const BY_KEY = {
+  sqlite: "ifnull(agent_id, '') = ifnull(?, '') AND namespace = ? AND key = ?",
+  postgres: "coalesce(agent_id, '') = coalesce(?, '') AND namespace = ? AND key = ?",
+};
+
+export const getEntry = (q: Queryable, dialect: Dialect, ownerId: string | null, namespace: string, key: string, now: number): Promise<EntryRow | undefined> =>
+  q.get<EntryRow>(`SELECT ${COLS} FROM memory_entries WHERE ${BY_KEY[dialect]} AND ${LIVE}`, [
     ownerId,
     namespace,
     key,
@@ -84,16 +116,18 @@ export const getEntry = (q: Queryable, ownerId: string | null, namespace: string
   ]);
 
 /** The live version of a key (0 when absent or expired). */
-export async function liveVersion(q: Queryable, ownerId: string | null, namespace: string, key: string, now: number): Promise<number> {
-  const row = await getEntry(q, ownerId, namespace, key, now);
+export async function liveVersion(q: Queryable, dialect: Dialect, ownerId: string | null, namespace: string, key: string, now: number): Promise<number> {
+  const row = await getEntry(q, dialect, ownerId, namespace, key, now);
   return row?.version ?? 0;
 }
+
+const LIST_OWNER = { sqlite: "ifnull(agent_id, '') = ifnull(?, '')", postgres: "coalesce(agent_id, '') = coalesce(?, '')" };
 
 /** Keys of a namespace in key order, after a cursor key; `publicOnly` for readers without a grant. */
 export const listEntries = (db: Db, o: { ownerId: string | null; namespace: string; after: string; limit: number; publicOnly: boolean; now: number }) =>
   db.all<Omit<EntryRow, 'value'>>(
     `SELECT id, agent_id, namespace, key, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by
-     FROM memory_entries WHERE ifnull(agent_id, '') = ifnull(?, '') AND namespace = ? AND key > ? AND ${LIVE}
+     FROM memory_entries WHERE ${LIST_OWNER[db.dialect]} AND namespace = ? AND key > ? AND ${LIVE}
        AND (? = 0 OR visibility = 'public')
      ORDER BY key LIMIT ?`,
     [o.ownerId, o.namespace, o.after, o.now, o.publicOnly ? 1 : 0, o.limit],
@@ -117,7 +151,7 @@ export const countVersions = async (db: Db, entryId: number): Promise<number> =>
 export type RemovalOp = 'delete' | 'expire' | 'forget';
 
 /** Deletes entries by id and writes their tombstones to the change feed, in the caller's transaction. */
-export async function removeEntries(tx: Queryable, ids: number[], op: RemovalOp, now: number): Promise<number> {
+export async function removeEntries(tx: Queryable, dialect: Dialect, ids: number[], op: RemovalOp, now: number): Promise<number> {
   let removed = 0;
   for (const id of ids) {
     const gone = await tx.get<{ agent_id: string | null; namespace: string; key: string; version: number }>(
@@ -126,7 +160,7 @@ export async function removeEntries(tx: Queryable, ids: number[], op: RemovalOp,
     );
     if (!gone) continue;
     removed++;
-    await tx.run("DELETE FROM memory_changes WHERE ifnull(agent_id, '') = ifnull(?, '') AND namespace = ? AND key = ?", [gone.agent_id, gone.namespace, gone.key]);
+    await tx.run(`DELETE FROM memory_changes WHERE ${BY_KEY[dialect]}`, [gone.agent_id, gone.namespace, gone.key]);
     await tx.run('INSERT INTO memory_changes (agent_id, namespace, key, op, version, at) VALUES (?, ?, ?, ?, ?, ?)', [
       gone.agent_id,
       gone.namespace,
@@ -149,12 +183,18 @@ export const usageOf = async (db: Db, agentId: string): Promise<{ entries: numbe
   (await db.get<{ entries: number; bytes: number }>('SELECT entries, bytes FROM memory_usage WHERE agent_id = ?', [agentId])) ?? { entries: 0, bytes: 0 };
 
 /** Entries of an agent with all kept versions, for export (namespace optional). */
+const EXPORT_VERSIONS = {
+  sqlite: `(SELECT json_group_array(json_object('version', v.version, 'value', json(v.value), 'written_at', v.written_at))
+          FROM (SELECT version, value, written_at FROM memory_versions WHERE entry_id = e.id ORDER BY version) v)`,
+  postgres: `(SELECT coalesce(jsonb_agg(jsonb_build_object('version', v.version, 'value', v.value, 'written_at', v.written_at) ORDER BY v.version), '[]')
+          FROM memory_versions v WHERE v.entry_id = e.id)`,
+};
+
 export const exportRows = (db: Db, agentId: string, namespace: string | null, now: number) =>
   db.all<EntryRow & { versions: string }>(
     `SELECT ${COLS},
-       (SELECT json_group_array(json_object('version', v.version, 'value', json(v.value), 'written_at', v.written_at))
-          FROM (SELECT version, value, written_at FROM memory_versions WHERE entry_id = e.id ORDER BY version) v) AS versions
-     FROM memory_entries e WHERE agent_id = ? AND (? IS NULL OR namespace = ?) AND ${LIVE} ORDER BY namespace, key`,
+       ${EXPORT_VERSIONS[db.dialect]} AS versions
+     FROM memory_entries e WHERE agent_id = ? AND (CAST(? AS TEXT) IS NULL OR namespace = ?) AND ${LIVE} ORDER BY namespace, key`,
     [agentId, namespace, namespace, now],
   );
 

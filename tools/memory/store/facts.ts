@@ -17,13 +17,23 @@ export interface EntryFacts {
 }
 
 // The entries of a recordFacts call that are still at the version their facts were extracted from: ?2 is
-// a JSON array of {e: entry id, v: version, f: [{k: kind, s: subject, o: object, n: norm}]}.
-const CURRENT = `WITH cur AS (
+// a JSON array of {e: entry id, v: version, f: [{k: kind, s: subject, o: object, n: norm}]}. PostgreSQL reads the
+// JSON with jsonb_array_elements and casts the numbers (->> gives text); the statements are otherwise the same.
+const CURRENT = {
+  sqlite: `WITH cur AS (
   SELECT j.value ->> 'e' AS e, j.value ->> 'v' AS v, j.value -> 'f' AS f
-  FROM json_each(?2) j JOIN memory_entries m ON m.id = j.value ->> 'e' AND m.version = j.value ->> 'v')`;
+  FROM json_each(?2) j JOIN memory_entries m ON m.id = j.value ->> 'e' AND m.version = j.value ->> 'v')`,
+  postgres: `WITH cur AS (
+  SELECT CAST(j.value ->> 'e' AS BIGINT) AS e, CAST(j.value ->> 'v' AS BIGINT) AS v, j.value -> 'f' AS f
+  FROM jsonb_array_elements(CAST(?2 AS JSONB)) AS j(value) JOIN memory_entries m ON m.id = CAST(j.value ->> 'e' AS BIGINT) AND m.version = CAST(j.value ->> 'v' AS BIGINT))`,
+};
 // The facts the current entries state, unpacked from the JSON once per statement.
-const STATED = `stated AS MATERIALIZED (
-  SELECT cur.e AS e, cur.v AS v, s.value ->> 'k' AS k, s.value ->> 's' AS s, s.value ->> 'n' AS n, s.value ->> 'o' AS o FROM cur, json_each(cur.f) s)`;
+const STATED = {
+  sqlite: `stated AS MATERIALIZED (
+  SELECT cur.e AS e, cur.v AS v, s.value ->> 'k' AS k, s.value ->> 's' AS s, s.value ->> 'n' AS n, s.value ->> 'o' AS o FROM cur, json_each(cur.f) s)`,
+  postgres: `stated AS MATERIALIZED (
+  SELECT cur.e AS e, cur.v AS v, s.value ->> 'k' AS k, s.value ->> 's' AS s, s.value ->> 'n' AS n, s.value ->> 'o' AS o FROM cur, jsonb_array_elements(cur.f) AS s(value))`,
+};
 // Their facts as stored now. Compared with row-value IN against the whole set (one lookup structure per
 // statement): a correlated lookup let the planner pick the norm index, and a norm that thousands of entries
 // share (a common key path such as n=1) was scanned for every fact.
@@ -40,20 +50,21 @@ export async function recordFacts(db: Db, entries: EntryFacts[], now: number): P
     entries.map((x) => ({ e: x.entryId, v: x.version, f: x.facts.map((f) => ({ k: f.kind, s: f.subject, o: f.object, n: f.norm })) })),
   );
   const args = [now, payload];
+  const [CUR, ST] = [CURRENT[db.dialect], STATED[db.dialect]];
   // One batch: the writer is never held across round trips, so writes do not queue behind fact upkeep.
   await db.batch([
     {
-      sql: `${CURRENT}, ${STATED} UPDATE memory_facts SET superseded_at = ?1
+      sql: `${CUR}, ${ST} UPDATE memory_facts SET superseded_at = ?1
        WHERE superseded_at IS NULL AND entry_id IN (SELECT e FROM cur) AND (entry_id, kind, norm, object) NOT IN (SELECT e, k, n, o FROM stated)`,
       params: args,
     },
-    { sql: `${CURRENT} UPDATE memory_facts AS mf SET version = cur.v FROM cur WHERE mf.entry_id = cur.e AND mf.superseded_at IS NULL`, params: args },
+    { sql: `${CUR} UPDATE memory_facts AS mf SET version = cur.v FROM cur WHERE mf.entry_id = cur.e AND mf.superseded_at IS NULL`, params: args },
     {
-      sql: `${CURRENT}, ${STATED} INSERT INTO memory_facts (entry_id, kind, subject, object, norm, version, created_at)
+      sql: `${CUR}, ${ST} INSERT INTO memory_facts (entry_id, kind, subject, object, norm, version, created_at)
        SELECT e, k, s, o, n, v, ?1 FROM stated WHERE (e, k, n, o) NOT IN (${ACTIVE})`,
       params: args,
     },
-    { sql: `${CURRENT} UPDATE memory_entries SET facts_version = cur.v FROM cur WHERE memory_entries.id = cur.e`, params: args },
+    { sql: `${CUR} UPDATE memory_entries SET facts_version = cur.v FROM cur WHERE memory_entries.id = cur.e`, params: args },
   ]);
 }
 
@@ -74,7 +85,7 @@ export const searchFacts = (db: Db, o: { q: string; callerId: string | null; nam
     `SELECT f.kind, f.subject, f.object, f.version, f.superseded_at, e.namespace, e.key, a.handle AS owner
      FROM memory_facts f JOIN memory_entries e ON e.id = f.entry_id LEFT JOIN agents a ON a.id = e.agent_id
      WHERE (?1 = '' OR f.norm LIKE '%' || ?1 || '%' ESCAPE '\\' OR lower(f.object) LIKE '%' || ?1 || '%' ESCAPE '\\')
-       AND (?2 = 1 OR f.superseded_at IS NULL) AND (?3 IS NULL OR e.namespace = ?3)
+       AND (?2 = 1 OR f.superseded_at IS NULL) AND (CAST(?3 AS TEXT) IS NULL OR e.namespace = ?3)
        AND (e.expires_at IS NULL OR e.expires_at > ?6)
        AND (e.agent_id = ?4 OR e.visibility = 'public' OR e.agent_id IS NULL)
      ORDER BY f.superseded_at IS NOT NULL, e.updated_at DESC, f.id LIMIT ?5`,

@@ -37,11 +37,17 @@ export const pinnedEntries = (db: Db, agentId: string, now: number, limit: numbe
   db.all<CardRow>(`SELECT ${CARD_COLS} FROM memory_entries WHERE agent_id = ? AND pinned = 1 AND ${LIVE} ORDER BY updated_at DESC LIMIT ?`, [agentId, now, limit]);
 
 /** Entries marked open: tagged todo/open/task, or a JSON value whose status says it is not done. */
+const OPEN = {
+  sqlite: `(EXISTS (SELECT 1 FROM json_each(tags) WHERE value IN ('todo', 'open', 'task', 'open-item'))
+            OR (json_valid(value) AND json_type(value) = 'object' AND json_extract(value, '$.status') IN ('open', 'todo', 'in_progress', 'blocked')))`,
+  postgres: `(EXISTS (SELECT 1 FROM jsonb_array_elements_text(tags) AS t(value) WHERE t.value IN ('todo', 'open', 'task', 'open-item'))
+            OR (jsonb_typeof(value) = 'object' AND value ->> 'status' IN ('open', 'todo', 'in_progress', 'blocked')))`,
+};
+
 export const openItems = (db: Db, agentId: string, now: number, limit: number) =>
   db.all<CardRow>(
     `SELECT ${CARD_COLS} FROM memory_entries WHERE agent_id = ? AND ${LIVE}
-       AND (EXISTS (SELECT 1 FROM json_each(tags) WHERE value IN ('todo', 'open', 'task', 'open-item'))
-            OR (json_valid(value) AND json_type(value) = 'object' AND json_extract(value, '$.status') IN ('open', 'todo', 'in_progress', 'blocked')))
+       AND ${OPEN[db.dialect]}
      ORDER BY updated_at DESC LIMIT ?`,
     [agentId, now, limit],
   );

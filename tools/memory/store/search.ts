@@ -14,6 +14,19 @@ export function ftsQuery(q: string): string | null {
     .join(' ');
 }
 
+/**
+ * The same words as ftsQuery, as operands of a PostgreSQL tsquery (text for `to_tsquery('simple', …)`, passed as a
+ * parameter): each word quoted (only letters, digits and `_`, so no quote or operator can get in), `:*` where
+ * ftsQuery makes a prefix, then `weights` (tsquery weight letters, e.g. 'ABC'). to_tsquery runs each word through
+ * the parser the index used, so a word the parser splits (`foo_bar`) becomes a phrase (`'foo' <-> 'bar'`), as an
+ * FTS5 string does.
+ */
+export function tsTerms(q: string, weights = ''): string[] | null {
+  const words = q.normalize('NFKC').match(/[\p{L}\p{N}_]+\*?/gu)?.slice(0, 16) ?? [];
+  if (words.length === 0) return null;
+  return words.map((w) => (w.endsWith('*') && w.length >= 3 ? `'${w.slice(0, -1)}':*${weights}` : `'${w.replace(/\*$/, '')}'${weights ? `:${weights}` : ''}`));
+}
+
 export interface SearchHit {
   id: number;
   owner: string | null;
@@ -34,22 +47,47 @@ export const shareToken = (ownerId: string, namespace: string): string => `n${he
 export const namespaceToken = (namespace: string): string => `x${hex(namespace)}`;
 
 /**
- * Asks FTS5 for entries visible to the caller (own, shared with it, public, scratchpad) that match the words,
- * ranked by BM25 inside the index, then reads the few winners.
+ * Asks the full-text index for entries visible to the caller (own, shared with it, public, scratchpad) that match
+ * the words, ranked inside the index, then reads the few winners. `match` is ftsQuery's FTS5 string, `q` the
+ * words it came from (for PostgreSQL's tsquery).
+ *
+ * SQLite: FTS5 with BM25 (`rank`, lower is better). PostgreSQL: the generated tsvector `memory_entries.fts`,
+ * where the scope tokens are weight D and key/tags/namespace+text A/B/C (docs/decisions/postgres-schema.md). The
+ * visibility and words are one tsquery for the GIN index; the rank is ts_rank of the words alone, ORed (each
+ * word's weighted occurrences, averaged: key 4, tags 2, namespace and text 1, as the BM25 weights), negated so
+ * that, as FTS5's rank, lower is better.
  */
-export async function searchMemory(
-  db: Db,
-  o: { match: string; callerId: string | null; shared: { owner_id: string; namespace: string }[]; namespace: string | null; limit: number; now: number },
-) {
-  const scope = ['pub', ...(o.callerId ? [ownerToken(o.callerId)] : []), ...o.shared.map((s) => shareToken(s.owner_id, s.namespace))];
-  const query = `scope : (${scope.join(' OR ')}) AND {namespace key text tags} : (${o.match})${o.namespace ? ` AND scope : ${namespaceToken(o.namespace)}` : ''}`;
-  return db.all<Omit<SearchHit, 'snippet'> & { text: string }>(
-    `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, e.text, f.rank AS score
+const SEARCH = {
+  sqlite: `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, e.text, f.rank AS score
      FROM (SELECT rowid, rank FROM memory_fts WHERE memory_fts MATCH ?1 ORDER BY rank LIMIT ?2) f
      JOIN memory_entries e ON e.id = f.rowid LEFT JOIN agents a ON a.id = e.agent_id
      WHERE e.expires_at IS NULL OR e.expires_at > ?3
      ORDER BY f.rank`,
-    [query, o.limit, o.now],
+  postgres: `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, e.text, f.rank AS score
+     FROM (SELECT m.id, -ts_rank('{0, 0.25, 0.5, 1}', m.fts, to_tsquery('simple', ?4)) AS rank
+           FROM memory_entries m WHERE m.fts @@ to_tsquery('simple', ?1) ORDER BY rank, m.id LIMIT ?2) f
+     JOIN memory_entries e ON e.id = f.id LEFT JOIN agents a ON a.id = e.agent_id
+     WHERE e.expires_at IS NULL OR e.expires_at > ?3
+     ORDER BY f.rank, f.id`,
+};
+
+export async function searchMemory(
+  db: Db,
+  o: { match: string; q: string; callerId: string | null; shared: { owner_id: string; namespace: string }[]; namespace: string | null; limit: number; now: number },
+) {
+  const scope = ['pub', ...(o.callerId ? [ownerToken(o.callerId)] : []), ...o.shared.map((s) => shareToken(s.owner_id, s.namespace))];
+  let query: string;
+  let rank: string | null = null;
+  if (db.dialect === 'sqlite') {
+    query = `scope : (${scope.join(' OR ')}) AND {namespace key text tags} : (${o.match})${o.namespace ? ` AND scope : ${namespaceToken(o.namespace)}` : ''}`;
+  } else {
+    const terms = tsTerms(o.q, 'ABC') ?? [];
+    query = `(${scope.map((t) => `'${t}':D`).join(' | ')}) & (${terms.join(' & ')})${o.namespace ? ` & '${namespaceToken(o.namespace)}':D` : ''}`;
+    rank = terms.join(' | ');
+  }
+  return db.all<Omit<SearchHit, 'snippet'> & { text: string }>(
+    SEARCH[db.dialect],
+    db.dialect === 'sqlite' ? [query, o.limit, o.now] : [query, o.limit, o.now, rank],
     { heavy: true },
   );
 }
@@ -62,7 +100,7 @@ export async function corpusStats(db: Db): Promise<Record<string, number>> {
        (SELECT COUNT(*) FROM memory_entries WHERE agent_id IS NOT NULL) AS owned,
        (SELECT COUNT(*) FROM memory_facts WHERE superseded_at IS NULL AND kind <> 'path') AS edges,
        (SELECT COUNT(*) FROM memory_facts WHERE superseded_at IS NULL) AS facts,
-       (SELECT COUNT(*) FROM (SELECT DISTINCT owner_id, namespace FROM memory_acl)) AS shared_namespaces,
+       (SELECT COUNT(*) FROM (SELECT DISTINCT owner_id, namespace FROM memory_acl) AS shares) AS shared_namespaces,
        (SELECT COUNT(*) FROM memory_embeddings) AS embedded`,
   );
   return row ?? {};
