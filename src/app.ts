@@ -44,6 +44,8 @@ import { migrateDatabase, openDatabase } from './store/open.js';
 import { SqliteDb } from './store/sqlite.js';
 import { loginAgent } from './store/vault-logins.js';
 import { hashSecret } from './auth/secrets.js';
+import { startTracing, stopTracing } from './tracing/start.js';
+import type { GatewayTracing } from './tracing/state.js';
 
 /** What the commercial listener serves beside its route table. */
 const API_INFRA: InfraPath[] = [
@@ -87,6 +89,8 @@ export class Gateway {
   private a2a?: A2a;
   private oauth?: { close(): void };
   private stopping = false;
+  /** The process's tracing while this gateway uses it (OTEL_EXPORTER_OTLP_ENDPOINT set), else null. */
+  private tracing: GatewayTracing | null = null;
 
   private constructor(
     readonly config: Config,
@@ -114,6 +118,8 @@ export class Gateway {
     const { config } = opts;
     const clock = opts.clock ?? systemClock;
     const log = opts.log ?? createLogger(config.logLevel);
+    // Before anything runs, so start-up work is traced too; nothing is loaded when tracing is off.
+    const tracing = await startTracing(config.tracing, GATEWAY_VERSION);
     const db = await (opts.db ?? openDatabase(config));
     await migrateDatabase(db);
     await dropValueSamples(db);
@@ -149,7 +155,9 @@ export class Gateway {
     for (const w of workers) w.start({ db, clock, config, log, services: infra.services });
     for (const k of createWorkKinds()) infra.services.scheduler.register(k);
     infra.services.scheduler.start();
-    return new Gateway(config, db, registry, clock, log, infra, workers, opts.additions);
+    const gateway = new Gateway(config, db, registry, clock, log, infra, workers, opts.additions);
+    gateway.tracing = tracing;
+    return gateway;
   }
 
   /**
@@ -333,5 +341,7 @@ export class Gateway {
     for (const w of this.workers) await w.stop();
     await this.infra.close();
     await this.db.close();
+    // The last spans (this shutdown's) are sent before the process may exit.
+    await stopTracing(this.tracing).catch((err) => this.log.warn({ err }, 'tracing shutdown failed'));
   }
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { validateAllowList } from './egress/address-policy.js';
 import { ENTITLEMENT_ENV, entitlementSettings, type EntitlementSettings } from './billing/entitlements/config.js';
 import { COMMERCIAL_ENV, commercialSettings, type CommercialSettings } from './commerce/config.js';
+import { TRACING_ENV, tracingSettings, type TracingSettings } from './tracing/config.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -91,6 +92,7 @@ const EnvSchema = z.object({
   GATEWAY_REVENUE_KEY: z.string().optional(),
   ...ENTITLEMENT_ENV,
   ...COMMERCIAL_ENV,
+  ...TRACING_ENV,
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -153,6 +155,8 @@ export interface Config {
   entitlements: EntitlementSettings;
   /** The commercial group at {api_url}: its listener, prices and rails (src/commerce/config.ts). */
   commercial: CommercialSettings;
+  /** OpenTelemetry tracing, off unless an OTLP endpoint is set (src/tracing/config.ts). */
+  tracing: TracingSettings;
   /** Credentials the stdio MCP server acts with. */
   stdio: { handle?: string; secret?: string; apiKey?: string; revenueKey?: string };
 }
@@ -285,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     x402: x402Config(e),
     entitlements: entitlementSettings(e, ConfigError),
     commercial: commercialSettings(e),
+    tracing: tracingSettings(e),
     stdio: { handle: e.AGENT_HANDLE, secret: e.AGENT_SECRET, apiKey: e.GATEWAY_API_KEY, revenueKey: e.GATEWAY_REVENUE_KEY },
   };
 }

@@ -5,6 +5,7 @@ import { undici } from '../lazy-undici.js';
 import type { AddressPolicy } from './address-policy.js';
 import { EgressError, describeOrigin } from './errors.js';
 import { checkLiteral, parseTarget } from './resolve.js';
+import { tracing } from '../tracing/state.js';
 
 export interface SafeFetchOptions {
   /** Default GET. */
@@ -160,8 +161,16 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
   return Buffer.concat(chunks, total);
 }
 
-/** Fetches a URL under the egress policy. Every failure is an EgressError. */
-export async function safeFetch(ctx: FetchContext, input: string | URL, opts: SafeFetchOptions = {}): Promise<SafeResponse> {
+/**
+ * Fetches a URL under the egress policy. Every failure is an EgressError. While tracing is on the exchange is an
+ * `egress <METHOD> <host>` span; no trace context is sent: these URLs are third parties' (docs/decisions/tracing.md).
+ */
+export function safeFetch(ctx: FetchContext, input: string | URL, opts: SafeFetchOptions = {}): Promise<SafeResponse> {
+  const t = tracing;
+  return t === null ? fetchUnderPolicy(ctx, input, opts) : t.egress(opts.method ?? 'GET', input, () => fetchUnderPolicy(ctx, input, opts));
+}
+
+async function fetchUnderPolicy(ctx: FetchContext, input: string | URL, opts: SafeFetchOptions): Promise<SafeResponse> {
   const maxBytes = opts.maxBytes ?? ctx.defaults.maxBytes;
   const connectTimeoutMs = opts.connectTimeoutMs ?? ctx.defaults.connectTimeoutMs;
   const totalTimeoutMs = opts.totalTimeoutMs ?? ctx.defaults.totalTimeoutMs;

@@ -11,6 +11,7 @@ import { secretInQuery } from './query-secrets.js';
 import type { Route } from './route.js';
 import { Router } from './router.js';
 import { sendError } from './send.js';
+import { tracing } from '../tracing/state.js';
 
 export interface HttpDeps {
   config: Config;
@@ -45,6 +46,8 @@ export function createHttpServer(deps: HttpDeps): http.Server {
     const started = performance.now();
     const id = requestId(req);
     res.setHeader('X-Request-Id', id);
+    // The request's server span, continuing its traceparent, while tracing is on (docs/decisions/tracing.md).
+    const span = tracing === null ? undefined : tracing.httpRequest(req, res, id);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
@@ -69,9 +72,15 @@ export function createHttpServer(deps: HttpDeps): http.Server {
       return;
     }
     template = found.matched.template;
-    Promise.resolve(found.handler(req, res, found.matched, rawQuery)).catch((err) => {
-      log.error({ err, id }, 'unhandled request error');
-      sendError(res, err);
-    });
+    const serve = () =>
+      Promise.resolve(found.handler(req, res, found.matched, rawQuery)).catch((err) => {
+        log.error({ err, id }, 'unhandled request error');
+        sendError(res, err);
+      });
+    if (span === undefined) serve();
+    else {
+      span.route(template);
+      span.run(serve);
+    }
   });
 }

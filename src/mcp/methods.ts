@@ -15,6 +15,7 @@ import type { McpCatalog } from './mcp-catalog.js';
 
 export type { McpCatalog } from './mcp-catalog.js';
 import { matchTemplate } from './uri-template.js';
+import { tracing } from '../tracing/state.js';
 
 export const SERVER_NAME = 'agent-gateway';
 export const SERVER_VERSION = '1.6.0';
@@ -231,34 +232,50 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
     }
   };
 
+  const callTool = async (
+    name: string,
+    args: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    credentials: Credentials,
+    { signal, confirm, progress, followsWork, session }: CallToolOptions,
+  ): Promise<CallToolResult> => {
+    const tool = allowed(name);
+    if (!tool) throw new McpMethodError(INVALID_PARAMS, `Tool ${name} not found`);
+    try {
+      const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm, progress, followsWork, session });
+      return toolResult(out.result, tool.name, out.meta.meta);
+    } catch (err) {
+      const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
+      if (ge.code === 'confirmation_required') throw needsInput(ge.extra);
+      if (ge.payment) return paymentResult(ge);
+      const failed = textResult({ ...ge.toBody(), status: ge.status }, true);
+      // SDK v1 clients check structuredContent against a published outputSchema even on errors, so a tool that
+      // declares its output carries an error in the text block only.
+      if (tool.output) delete failed.structuredContent;
+      return failed;
+    }
+  };
+
   return {
     listTools(cursor: string | undefined) {
       const p = page(visibleTools(catalog, toolsets), cursor, catalog.pageSize);
       return { tools: p.items, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
     },
 
-    async callTool(
+    /**
+     * tools/call. While tracing is on it is a `tools/call <tool>` span whose parent is the `traceparent` in the
+     * request's `_meta` (the 2026-07-28 revision's convention), else the HTTP request's span.
+     */
+    callTool(
       name: string,
       args: Record<string, unknown> | undefined,
       meta: Record<string, unknown> | undefined,
       credentials: Credentials,
-      { signal, confirm, progress, followsWork, session }: CallToolOptions = {},
+      opts: CallToolOptions = {},
     ): Promise<CallToolResult> {
-      const tool = allowed(name);
-      if (!tool) throw new McpMethodError(INVALID_PARAMS, `Tool ${name} not found`);
-      try {
-        const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm, progress, followsWork, session });
-        return toolResult(out.result, tool.name, out.meta.meta);
-      } catch (err) {
-        const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
-        if (ge.code === 'confirmation_required') throw needsInput(ge.extra);
-        if (ge.payment) return paymentResult(ge);
-        const failed = textResult({ ...ge.toBody(), status: ge.status }, true);
-        // SDK v1 clients check structuredContent against a published outputSchema even on errors, so a tool that
-        // declares its output carries an error in the text block only.
-        if (tool.output) delete failed.structuredContent;
-        return failed;
-      }
+      const t = tracing;
+      if (t === null) return callTool(name, args, meta, credentials, opts);
+      return t.mcpRequest('tools/call', allowed(name) ? name : undefined, meta, () => callTool(name, args, meta, credentials, opts));
     },
 
     async listResources(cursor: string | undefined, credentials: Credentials) {

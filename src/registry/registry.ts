@@ -9,6 +9,7 @@ import { confirmBeforeActing } from './confirm-step.js';
 import type { AccountRef, Charge, ChargeStep } from './call-types.js';
 import { bearerChallenge } from '../auth/oauth-resource.js';
 import { scopeFor } from '../auth/oauth-scopes.js';
+import { tracing } from '../tracing/state.js';
 import type { AgentRef, CallMeta, CallOptions, Caller, Credentials, Tool, ToolContext, Transport } from './types.js';
 
 export interface CallEvent {
@@ -124,7 +125,17 @@ export class Registry {
     return this.invoke(name, input, await this.resolve(credentials), opts);
   }
 
-  async invoke(name: string, input: unknown, caller: Caller, { signal, upload, confirm, progress, followsWork, session }: CallOptions = {}): Promise<CallOutcome> {
+  /** Runs one call; while tracing is on, as a `registry.call <tool>` span (tool, transport and outcome; never the input). */
+  invoke(name: string, input: unknown, caller: Caller, opts: CallOptions = {}): Promise<CallOutcome> {
+    const t = tracing;
+    if (t === null) return this.run(name, input, caller, opts);
+    const known = this.tools.has(name);
+    return t.inSpan(`registry.call ${known ? name : '(unknown)'}`, 'internal', { 'gateway.tool.name': known ? name : '(unknown)', 'gateway.transport': caller.credentials.transport }, () =>
+      this.run(name, input, caller, opts),
+    );
+  }
+
+  private async run(name: string, input: unknown, caller: Caller, { signal, upload, confirm, progress, followsWork, session }: CallOptions): Promise<CallOutcome> {
     const tool = this.tools.get(name);
     if (!tool || (tool.expose.mcpOnly && !REACHES_MCP_ONLY.has(caller.credentials.transport))) throw new GatewayError('not_found', `Unknown tool: ${name}`);
     const started = performance.now();

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { BatchStatement, Db, Queryable } from '../store/db.js';
 import * as store from '../store/work-items.js';
+import { tracing } from '../tracing/state.js';
 
 /** What a work item asks for when it ran: nothing more (done), or to run again at `next`. */
 export type WorkOutcome = void | { next: number };
@@ -67,6 +68,8 @@ export class Scheduler<C extends SchedulerContext> {
   async enqueue(kind: string, ref: string, dueAt: number, q: Queryable = this.ctx.db): Promise<void> {
     if (!this.kinds.has(kind)) throw new Error(`unknown work kind ${kind}`);
     await store.enqueue(q, kind, ref, dueAt, this.ctx.clock.now());
+    // Its run will link back to the span enqueuing it, when it runs in this process (docs/decisions/tracing.md).
+    tracing?.noteWork(kind, ref);
     // Often called inside a transaction: the kick must start outside it, after it commits.
     if (dueAt <= this.ctx.clock.now()) this.ctx.db.detach(() => setImmediate(() => this.kick()));
   }
@@ -77,6 +80,7 @@ export class Scheduler<C extends SchedulerContext> {
    */
   enqueueStatement(kind: string, ref: string, dueAt: number): { statement: BatchStatement; committed(): void } {
     if (!this.kinds.has(kind)) throw new Error(`unknown work kind ${kind}`);
+    tracing?.noteWork(kind, ref);
     return {
       statement: store.enqueueStatement(kind, ref, dueAt, this.ctx.clock.now()),
       committed: () => {
@@ -154,7 +158,8 @@ export class Scheduler<C extends SchedulerContext> {
     const kind = this.kinds.get(item.kind)!;
     const attempt = item.attempts + 1;
     try {
-      const out = await kind.run(item.ref, this.ctx, attempt);
+      const t = tracing;
+      const out = t === null ? await kind.run(item.ref, this.ctx, attempt) : await t.workRun(item.kind, item.ref, attempt, () => kind.run(item.ref, this.ctx, attempt));
       if (out && typeof out.next === 'number') await store.reschedule(this.ctx.db, item.id, this.owner, out.next, null, 0);
       else await store.finish(this.ctx.db, item.id, this.owner);
     } catch (err) {

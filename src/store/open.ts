@@ -5,12 +5,14 @@ import { databaseFile } from '../paths.js';
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
 import { SqliteDb } from './sqlite.js';
+import { traceDb } from '../tracing/db.js';
 
 /** Opens the database (connects, or starts SQLite's writer thread); `migrateDatabase` brings its schema up to date. */
 export async function openDatabase(config: Pick<Config, 'dataDir' | 'database'>): Promise<Db> {
-  if (!config.database.url) return SqliteDb.open(databaseFile(config.dataDir));
+  // Transactions and batches become spans while tracing is on (src/tracing/db.ts); a null check while it is off.
+  if (!config.database.url) return traceDb(await SqliteDb.open(databaseFile(config.dataDir)));
   const { PgDb } = await import('./postgres.js');
-  return PgDb.open(config.database.url, { max: config.database.poolSize });
+  return traceDb(await PgDb.open(config.database.url, { max: config.database.poolSize }));
 }
 
 /** Applies the pending migrations of the database's dialect; returns the schema version in force. */
