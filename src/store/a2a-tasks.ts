@@ -63,7 +63,7 @@ export const waitingTasks = (q: Queryable, limit: number) =>
 /** The latest tasks of a conversation for one owner (agent, or anonymous), newest first. */
 export const contextTasks = (q: Queryable, contextId: string, agentId: string | null, limit: number) =>
   q.all<Pick<TaskRow, 'history'>>(
-    `SELECT history FROM a2a_tasks WHERE context_id = ? AND (agent_id = ? OR (agent_id IS NULL AND ? IS NULL))
-     ORDER BY created_at DESC LIMIT ?`,
-    [contextId, agentId, agentId, limit],
+    `SELECT history FROM a2a_tasks WHERE context_id = ?1 AND (agent_id = ?2 OR (agent_id IS NULL AND ?2 IS NULL))
+     ORDER BY created_at DESC LIMIT ?3`,
+    [contextId, agentId, limit],
   );

@@ -25,14 +25,17 @@ export async function enqueue(q: Queryable, kind: string, ref: string, dueAt: nu
 /**
  * Claims up to `limit` due items no live lease holds, in one statement: two processes can never claim the
  * same item. The lease expires at `leaseUntil`; a crashed owner's items become claimable again then.
+ * On PostgreSQL, instances claim at once: the inner SELECT skips rows another instance's claim has locked
+ * (FOR UPDATE SKIP LOCKED), and the outer WHERE checks the lease again on the row as it is when locked.
  */
 export const claimDue = (db: Db, o: { owner: string; now: number; leaseUntil: number; limit: number; kinds: string[] }) =>
   db.all<WorkItem>(
-    `UPDATE work_items SET lease_owner = ?, lease_until = ?
-     WHERE id IN (SELECT id FROM work_items WHERE due_at <= ? AND (lease_until IS NULL OR lease_until < ?)
-                  AND kind IN (${o.kinds.map(() => '?').join(',')}) ORDER BY due_at LIMIT ?)
+    `UPDATE work_items SET lease_owner = ?1, lease_until = ?2
+     WHERE id IN (SELECT id FROM work_items WHERE due_at <= ?3 AND (lease_until IS NULL OR lease_until < ?3)
+                  AND kind IN (${o.kinds.map((_, i) => `?${i + 5}`).join(',')}) ORDER BY due_at LIMIT ?4${db.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : ''})
+       AND (lease_until IS NULL OR lease_until < ?3)
      RETURNING id, kind, ref, due_at, attempts`,
-    [o.owner, o.leaseUntil, o.now, o.now, ...o.kinds, o.limit],
+    [o.owner, o.leaseUntil, o.now, o.limit, ...o.kinds],
   );
 
 /** Finished: removed, unless someone else took it over (our lease is the proof we may act). */

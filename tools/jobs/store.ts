@@ -31,7 +31,7 @@ export const jobById = (q: Queryable, id: string) => q.get<JobRow>('SELECT * FRO
 
 /** Moves a queued job to running; false when it is not queued any more (canceled meanwhile). */
 export const markRunning = async (q: Queryable, id: string, now: number): Promise<boolean> =>
-  (await q.run("UPDATE jobs SET status = 'running', started_at = ifnull(started_at, ?), attempts = attempts + 1 WHERE id = ? AND status IN ('queued', 'running')", [now, id])).changes > 0;
+  (await q.run("UPDATE jobs SET status = 'running', started_at = coalesce(started_at, ?), attempts = attempts + 1 WHERE id = ? AND status IN ('queued', 'running')", [now, id])).changes > 0;
 
 export const finishJob = async (q: Queryable, id: string, status: 'succeeded' | 'failed', result: unknown, error: string | null, now: number): Promise<boolean> =>
   (await q.run("UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')", [
