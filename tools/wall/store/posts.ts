@@ -13,17 +13,34 @@ export interface NewPost {
   now: number;
 }
 
+const INSERT_POST = {
+  sqlite: `INSERT INTO wall_posts (agent_id, handle, kind, text, topics, reply_to, quote_of, thread_root, created_at, mention_ids)
+      VALUES (?1, (SELECT handle FROM agents WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id`,
+  // The indexer's mark is read FOR SHARE: an index batch (which takes it FOR UPDATE first) waits for posts being
+  // written, so one whose id was handed out before a higher one's but commits after it is never skipped. SQLite
+  // has one writer: its posts are committed in id order.
+  postgres: `INSERT INTO wall_posts (agent_id, handle, kind, text, topics, reply_to, quote_of, thread_root, created_at, mention_ids)
+      SELECT ?1, (SELECT handle FROM agents WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+      FROM wall_counters WHERE name = 'fts_indexed' FOR SHARE RETURNING id`,
+};
+
 /**
  * Writes a post with its mentions in one statement and returns its id; triggers fill counters and the
  * mentions of agents that still exist (an agent deleted meanwhile is skipped, not an error). Its topics and
  * search entry follow in the wall indexer's next batch (indexBatch).
  */
-export async function insertPost(q: Queryable, p: NewPost, mentionIds: string[] = []): Promise<number> {
-  const row = await q.get<{ id: number }>(
-    `INSERT INTO wall_posts (agent_id, handle, kind, text, topics, reply_to, quote_of, thread_root, created_at, mention_ids)
-      VALUES (?1, (SELECT handle FROM agents WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id`,
-    [p.agentId, p.kind, p.text, JSON.stringify(p.topics), p.replyTo, p.quoteOf, p.threadRoot, p.now, mentionIds.length ? JSON.stringify(mentionIds) : null],
-  );
+export async function insertPost(db: Db, p: NewPost, mentionIds: string[] = []): Promise<number> {
+  const row = await db.get<{ id: number }>(INSERT_POST[db.dialect], [
+    p.agentId,
+    p.kind,
+    p.text,
+    JSON.stringify(p.topics),
+    p.replyTo,
+    p.quoteOf,
+    p.threadRoot,
+    p.now,
+    mentionIds.length ? JSON.stringify(mentionIds) : null,
+  ]);
   return row!.id;
 }
 
@@ -238,7 +255,10 @@ export async function indexBatch(db: Db, limit: number): Promise<number> {
   const top = `(SELECT MAX(id) FROM (SELECT id FROM wall_posts WHERE id > ${mark} ORDER BY id LIMIT ?1) AS next_)`;
   const range = `p.id > ${mark} AND p.id <= ${top}`;
   const pg = db.dialect === 'postgres';
-  const [counted] = (await db.batch([
+  const results = (await db.batch([
+    // PostgreSQL: posts are written concurrently; the mark FOR UPDATE waits for those in flight (insertPost reads
+    // it FOR SHARE) and holds new ones back until the batch commits, as SQLite's writer does.
+    ...(pg ? [{ sql: "SELECT n FROM wall_counters WHERE name = 'fts_indexed' FOR UPDATE", rows: true }] : []),
     { sql: `SELECT COUNT(*) AS n FROM (SELECT id FROM wall_posts WHERE id > ${mark} ORDER BY id LIMIT ?1) AS next_`, params: [limit], rows: true },
     // OR IGNORE: posts written before migration 014 got their topic rows on insert.
     pg
@@ -258,8 +278,8 @@ export async function indexBatch(db: Db, limit: number): Promise<number> {
     // Topic pages now list these posts: a page cached before this batch (page-cache.ts) must not be served.
     { sql: `UPDATE wall_counters SET n = n + 1 WHERE name = 'version' AND ${top} IS NOT NULL`, params: [limit] },
     { sql: `UPDATE wall_counters SET n = ${top} WHERE name = 'fts_indexed' AND ${top} IS NOT NULL`, params: [limit] },
-  ])) as [{ n: number }[]];
-  return counted[0].n;
+  ])) as { n: number }[][];
+  return results[pg ? 1 : 0][0].n;
 }
 
 /** True (1) while posts wait for the search and topic indexes. */
