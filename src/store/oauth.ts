@@ -34,8 +34,13 @@ export const findRecordByUid = (db: Db, kind: string, uid: string, now: number):
 
 /** Marks a code or refresh token used, keeping it so a second use is recognised (and revokes its grant). */
 export async function consumeRecord(db: Db, kind: string, idHash: string, at: number): Promise<void> {
-  await db.run(`UPDATE oauth_records SET payload = json_set(payload, '$.consumed', ?) WHERE kind = ? AND id_hash = ?`, [at, kind, idHash]);
+  await db.run(CONSUME[db.dialect], [at, kind, idHash]);
 }
+
+const CONSUME = {
+  sqlite: `UPDATE oauth_records SET payload = json_set(payload, '$.consumed', ?) WHERE kind = ? AND id_hash = ?`,
+  postgres: `UPDATE oauth_records SET payload = jsonb_set(payload, '{consumed}', to_jsonb(CAST(? AS BIGINT))) WHERE kind = ? AND id_hash = ?`,
+};
 
 export async function destroyRecord(db: Db, kind: string, idHash: string): Promise<void> {
   await db.run('DELETE FROM oauth_records WHERE kind = ? AND id_hash = ?', [kind, idHash]);

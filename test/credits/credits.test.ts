@@ -182,7 +182,7 @@ describe('reading the balance', () => {
     await expect(gw.gateway.db.run("DELETE FROM credit_ledger WHERE agent_id = (SELECT id FROM agents WHERE handle = 'cr-append')")).rejects.toThrow(/append-only/);
     await expect(
       gw.gateway.db.run("UPDATE credit_balances SET balance = -1 WHERE agent_id = (SELECT id FROM agents WHERE handle = 'cr-append')"),
-    ).rejects.toThrow(/CHECK/);
+    ).rejects.toThrow(/CHECK constraint failed|violates check constraint/);
     // Its rows go only with the agent.
     const id = (await gw.gateway.db.get<{ id: string }>("SELECT id FROM agents WHERE handle = 'cr-append'"))!.id;
     expect((await api(gw.url, 'DELETE', `/agents/${a.handle}`, { secret: a.secret })).status).toBeLessThan(300);
