@@ -96,13 +96,19 @@ CREATE TABLE memory_facts (
 CREATE INDEX memory_facts_entry ON memory_facts (entry_id, superseded_at);
 CREATE INDEX memory_facts_norm ON memory_facts (norm) WHERE superseded_at IS NULL;
 
--- memory_fts (FTS5) → memory_entries.fts. tags is JSONB: to_tsvector indexes its string values, as FTS5's
--- tokenizer found the words of the JSON text.
+-- memory_fts (FTS5) → memory_entries.fts, of the words FTS5's unicode61 tokenizer finds: fts5_words makes every
+-- run of punctuation, spaces and control characters a separator. PostgreSQL's parser alone keeps 'example.com',
+-- 'ana@acme.com', '3.14' or 'a/b' as one token (a host, an email, a number, a path) where FTS5 indexes 'example'
+-- and 'com', and a search's words (letters and digits) could not find them. tags is JSONB: the words of its JSON
+-- text, as FTS5 indexed them.
+CREATE FUNCTION fts5_words(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT regexp_replace(s, '[[:punct:][:space:][:cntrl:]]+', ' ', 'g') $$;
+
 ALTER TABLE memory_entries ADD COLUMN fts tsvector GENERATED ALWAYS AS (
-  setweight(to_tsvector('simple', key), 'A')
-  || setweight(to_tsvector('simple', tags), 'B')
-  || setweight(to_tsvector('simple', namespace), 'C')
-  || setweight(to_tsvector('simple', text), 'C')
+  setweight(to_tsvector('simple', fts5_words(key)), 'A')
+  || setweight(to_tsvector('simple', fts5_words(tags::text)), 'B')
+  || setweight(to_tsvector('simple', fts5_words(namespace)), 'C')
+  || setweight(to_tsvector('simple', fts5_words(text)), 'C')
 ) STORED;
 CREATE INDEX memory_entries_fts ON memory_entries USING gin (fts);
 

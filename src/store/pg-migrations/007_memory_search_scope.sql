@@ -21,10 +21,10 @@ ALTER TABLE memory_entries ADD COLUMN scope TEXT GENERATED ALWAYS AS (
 -- index), which computes it for every existing row.
 ALTER TABLE memory_entries DROP COLUMN fts;
 ALTER TABLE memory_entries ADD COLUMN fts tsvector GENERATED ALWAYS AS (
-  setweight(to_tsvector('simple', key), 'A')
-  || setweight(to_tsvector('simple', tags), 'B')
-  || setweight(to_tsvector('simple', namespace), 'C')
-  || setweight(to_tsvector('simple', text), 'C')
+  setweight(to_tsvector('simple', fts5_words(key)), 'A')
+  || setweight(to_tsvector('simple', fts5_words(tags::text)), 'B')
+  || setweight(to_tsvector('simple', fts5_words(namespace)), 'C')
+  || setweight(to_tsvector('simple', fts5_words(text)), 'C')
   || setweight(to_tsvector('simple',
        CASE WHEN agent_id IS NULL THEN 'pub' ELSE 'o' || sqlite_hex(agent_id) || ' n' || sqlite_hex(agent_id || '/' || namespace) || CASE WHEN visibility = 'public' THEN ' pub' ELSE '' END END
        || ' x' || sqlite_hex(namespace)), 'D')

@@ -22,7 +22,9 @@ export function ftsQuery(q: string): string | null {
  * FTS5 string does.
  */
 export function tsTerms(q: string, weights = ''): string[] | null {
-  const words = q.normalize('NFKC').match(/[\p{L}\p{N}_]+\*?/gu)?.slice(0, 16) ?? [];
+  // A word of underscores alone has no token: FTS5 ignores it beside others and matches nothing with it alone;
+  // to_tsquery drops it, and a query of none would leave only the scope, matching everything visible.
+  const words = (q.normalize('NFKC').match(/[\p{L}\p{N}_]+\*?/gu)?.slice(0, 16) ?? []).filter((w) => /[\p{L}\p{N}]/u.test(w));
   if (words.length === 0) return null;
   return words.map((w) => (w.endsWith('*') && w.length >= 3 ? `'${w.slice(0, -1)}':*${weights}` : `'${w.replace(/\*$/, '')}'${weights ? `:${weights}` : ''}`));
 }
@@ -81,7 +83,8 @@ export async function searchMemory(
   if (db.dialect === 'sqlite') {
     query = `scope : (${scope.join(' OR ')}) AND {namespace key text tags} : (${o.match})${o.namespace ? ` AND scope : ${namespaceToken(o.namespace)}` : ''}`;
   } else {
-    const terms = tsTerms(o.q, 'ABC') ?? [];
+    const terms = tsTerms(o.q, 'ABC');
+    if (!terms) return [];
     query = `(${scope.map((t) => `'${t}':D`).join(' | ')}) & (${terms.join(' & ')})${o.namespace ? ` & '${namespaceToken(o.namespace)}':D` : ''}`;
     rank = terms.join(' | ');
   }
