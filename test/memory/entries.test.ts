@@ -133,6 +133,22 @@ describe('entries', () => {
     expect((await api(gw.url, 'GET', '/memory/stats?handle=mem-edge', { secret: c.secret })).body.entries).toBe(30);
   });
 
+  it('U+0000 in a value: kept on SQLite; on PostgreSQL, whose JSONB cannot hold it, a 422 naming the field (never a 500)', async () => {
+    const c = await register(gw.url, 'mem-nul');
+    const w = await put('nul/k', { value: { s: 'a\u0000b' } }, c.secret);
+    if (gw.gateway.db.dialect === 'postgres') {
+      expect(w.status).toBe(422);
+      expect(w.body.detail[0].loc.at(-1)).toBe('value');
+      expect((await get('nul/k', c.secret)).status).toBe(404);
+    } else {
+      expect(w.status).toBe(200);
+      expect((await get('nul/k', c.secret)).body.value).toEqual({ s: 'a\u0000b' });
+    }
+    // A backslash followed by "u0000" is text like any other.
+    expect((await put('nul/text', { value: '\\u0000' }, c.secret)).status).toBe(200);
+    expect((await get('nul/text', c.secret)).body.value).toBe('\\u0000');
+  });
+
   it('the scratchpad: anyone writes without credentials, anyone reads, 24 h, size- and rate-limited', async () => {
     const w = await api(gw.url, 'PUT', '/memory/scratchpad/hello', { body: { value: 'hi', ttl_seconds: 999999, visibility: 'private' } });
     expect(w.status).toBe(200);

@@ -5,7 +5,7 @@ import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { FileResult } from '../../src/registry/types.js';
 import { zodIssuesToDetail } from '../../src/registry/registry.js';
-import { putOne } from './entries.js';
+import { putOne, refuseNul } from './entries.js';
 import { flattenText } from './facts-extract.js';
 import { Key, Namespace, OwnerHandle, SCRATCHPAD, Tags, Visibility } from './limits.js';
 import { exportRows, getEntry, insertWithHistory } from './store/entries.js';
@@ -126,7 +126,11 @@ export const memoryImport = defineTool({
             writtenBy: me.id,
             createdAt: l.created_at ? Date.parse(l.created_at) : now,
           },
-          versions.map((v) => ({ version: v.version, value: JSON.stringify(v.value), text: flattenText(v.value), written_at: Date.parse(v.written_at) })),
+          versions.map((v, j) => {
+            const value = JSON.stringify(v.value);
+            refuseNul(ctx, value, ['jsonl', i, 'versions', j, 'value']);
+            return { version: v.version, value, text: flattenText(v.value), written_at: Date.parse(v.written_at) };
+          }),
         );
         counts.created++;
       }
