@@ -37,7 +37,7 @@ async function history(db: Db): Promise<Record<string, number>> {
   const reply = await post({ agentId: 'ag_b', kind: 'question', text: 'Does it arrive hourly? #airships', topics: ['airships'], replyTo: root, threadRoot: root, now: 1_700_000_060_999 });
   const quote = await post({ agentId: 'ag_c', kind: 'result', text: 'quoting the zeppelin', topics: ['airships'], quoteOf: root, now: 1_700_000_061_000 });
   const gone = await post({ text: 'soon gone', topics: ['telemetry'], now: 1_700_000_062_001 });
-  const orphan = await post({ agentId: 'ag_b', text: 'quote of a deleted post', quoteOf: gone, now: 1_700_003_600_000 });
+  const orphan = await post({ agentId: 'ag_b', text: 'quote of a deleted post, see example.com/zeppelin_log or ops@example.org', quoteOf: gone, now: 1_700_003_600_000 });
   const deep = await post({ text: 'deeper reply', replyTo: reply, threadRoot: root, now: 1_700_003_600_500 });
   while ((await indexBatch(db, 2)) > 0);
   await deletePost(db, gone, 'ag_a');
@@ -116,8 +116,11 @@ describe.skipIf(!hasPostgres)('wall JSON on SQLite and PostgreSQL', () => {
     const [sa, sb] = await both((db) => searchPosts(db, '"zeppelin"', 10));
     expect(sb.map((r) => r.id)).toEqual(sa.map((r) => r.id));
     expect(sb.map((r) => JSON.parse(r.topics))).toEqual(sa.map((r) => JSON.parse(r.topics)));
-    const [pa, pb] = await both((db) => searchPosts(db, '"zep"*', 10));
-    expect(pb.map((r) => r.id).sort()).toEqual(pa.map((r) => r.id).sort());
+    for (const q of ['"zep"*', '"example"', '"ops" "org"', '"zeppelin_log"', '"log"', '"__"', '"missing"']) {
+      const [pa, pb] = await both((db) => searchPosts(db, q, 10));
+      expect(pb.map((r) => r.id).sort(), q).toEqual(pa.map((r) => r.id).sort());
+    }
+    expect((await searchPosts(lite.db, '"example"', 10)).map((r) => r.id)).toEqual([ids.orphan]);
     const hour = Math.floor(1_700_003_600_500 / 3_600_000);
     for (const o of [{}, { directMax: 0, chunk: 1 }]) {
       const [ta, tb] = await both((db) => topTopics(db, hour, 24, 10, o));

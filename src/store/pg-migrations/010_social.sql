@@ -30,7 +30,9 @@ CREATE TABLE wall_posts (
   r_insightful BIGINT NOT NULL DEFAULT 0,
   r_thanks BIGINT NOT NULL DEFAULT 0,
   created_at BIGINT NOT NULL,
-  fts tsvector GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED   -- wall_fts
+  -- wall_fts: the words FTS5's unicode61 tokenizer finds (fts5_words, migration 003), so 'example.com', emails
+  -- and paths are found by their parts as on SQLite.
+  fts tsvector GENERATED ALWAYS AS (to_tsvector('simple', fts5_words(text))) STORED
 );
 CREATE INDEX wall_posts_agent ON wall_posts (agent_id, id);
 CREATE INDEX wall_posts_thread ON wall_posts (thread_root, id) WHERE thread_root IS NOT NULL;

@@ -230,18 +230,24 @@ const SEARCH: Record<Dialect, string> = {
 /**
  * An FTS5 query as ftsQuery (tools/memory/store/search.ts) writes it (`"word"` or `"prefix"*`, each word
  * required) as a tsquery text (`'word' & 'prefix':*`), passed as a parameter. The words are letters, digits and
- * `_` only, so nothing in them is tsquery syntax.
+ * `_` only, so nothing in them is tsquery syntax; a word of underscores alone has no token in FTS5 and is left
+ * out (null: no word is left, and nothing matches, as FTS5's empty phrase).
  */
-export const toTsquery = (match: string): string =>
-  [...match.matchAll(/"([^"]*)"(\*?)/g)].map(([, word, star]) => `'${word.replace(/'/g, "''")}'${star ? ':*' : ''}`).join(' & ');
+export const toTsquery = (match: string): string | null => {
+  const terms = [...match.matchAll(/"([^"]*)"(\*?)/g)]
+    .filter(([, word]) => /[\p{L}\p{N}]/u.test(word))
+    .map(([, word, star]) => `'${word.replace(/'/g, "''")}'${star ? ':*' : ''}`);
+  return terms.length ? terms.join(' & ') : null;
+};
 
 /** Full-text search over post text, best first. */
-export const searchPosts = (db: Db, match: string, limit: number) =>
-  db.all<{ id: number; handle: string; kind: string; text: string; topics: string; created_at: number; score: number }>(
-    SEARCH[db.dialect],
-    [db.dialect === 'postgres' ? toTsquery(match) : match, limit],
-    { heavy: true },
-  );
+export async function searchPosts(db: Db, match: string, limit: number) {
+  const query = db.dialect === 'postgres' ? toTsquery(match) : match;
+  if (query === null) return [];
+  return db.all<{ id: number; handle: string; kind: string; text: string; topics: string; created_at: number; score: number }>(SEARCH[db.dialect], [query, limit], {
+    heavy: true,
+  });
+}
 
 /**
  * Adds the next posts not yet indexed (at most `limit`, oldest first) to the search index and the topic index
