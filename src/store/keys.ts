@@ -48,7 +48,7 @@ export async function consume(q: Queryable, keyId: string, period: string, scope
 }
 
 export async function refund(db: Db, keyId: string, period: string, scope: string, n: number): Promise<void> {
-  await db.run('UPDATE key_usage SET used = MAX(0, used - ?) WHERE key_id = ? AND period = ? AND scope = ?', [n, keyId, period, scope]);
+  await db.run('UPDATE key_usage SET used = CASE WHEN used > ?1 THEN used - ?1 ELSE 0 END WHERE key_id = ?2 AND period = ?3 AND scope = ?4', [n, keyId, period, scope]);
 }
 
 export async function usageOf(db: Db, keyId: string, period: string): Promise<Record<string, number>> {

@@ -39,7 +39,7 @@ export async function consumeRecord(db: Db, kind: string, idHash: string, at: nu
 
 const CONSUME = {
   sqlite: `UPDATE oauth_records SET payload = json_set(payload, '$.consumed', ?) WHERE kind = ? AND id_hash = ?`,
-  postgres: `UPDATE oauth_records SET payload = jsonb_set(payload, '{consumed}', to_jsonb(CAST(? AS BIGINT))) WHERE kind = ? AND id_hash = ?`,
+  postgres: `UPDATE oauth_records SET payload = CAST(jsonb_set(CAST(payload AS JSONB), '{consumed}', to_jsonb(CAST(? AS BIGINT))) AS JSON) WHERE kind = ? AND id_hash = ?`,
 };
 
 export async function destroyRecord(db: Db, kind: string, idHash: string): Promise<void> {

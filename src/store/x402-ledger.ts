@@ -97,14 +97,17 @@ export async function setTxHash(db: Db, id: string, txHash: string, now: number)
   await db.run('UPDATE x402_payments SET tx_hash = ?, updated_at = ? WHERE id = ?', [txHash, now, id]);
 }
 
+/** Payments of one instant in the order they came: SQLite's rowid, PostgreSQL's identity column. */
+const INSERTION_ORDER = { sqlite: 'rowid', postgres: 'seq' };
+
 export const openPayments = (db: Db): Promise<PaymentRow[]> =>
-  db.all<PaymentRow>("SELECT * FROM x402_payments WHERE status IN ('verified', 'settling') ORDER BY created_at");
+  db.all<PaymentRow>(`SELECT * FROM x402_payments WHERE status IN ('verified', 'settling') ORDER BY created_at, ${INSERTION_ORDER[db.dialect]}`);
 
 export const paymentById = (db: Db, id: string): Promise<PaymentRow | undefined> =>
   db.get<PaymentRow>('SELECT * FROM x402_payments WHERE id = ?', [id]);
 
 export const paymentsByPayer = (db: Db, payer: string): Promise<PaymentRow[]> =>
-  db.all<PaymentRow>('SELECT * FROM x402_payments WHERE payer = ? ORDER BY created_at', [payer.toLowerCase()]);
+  db.all<PaymentRow>(`SELECT * FROM x402_payments WHERE payer = ? ORDER BY created_at, ${INSERTION_ORDER[db.dialect]}`, [payer.toLowerCase()]);
 
 /** Order holds (issue 23) are rows whose `tool` is `order:<orderId>`: verified at placement, settled on delivery. */
 export const ORDER_HOLD_PREFIX = 'order:';

@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MAIN } from '../helpers/paths.js';
 import { MODES, type Mode } from '../verbs/clients.js';
+import { storeEnv } from '../helpers/gateway.js';
 
 export const CONNECTIONS = ['http, v2 pinned to 2026-07-28', 'http, v2 legacy', 'stdio, v2 pinned to 2026-07-28', 'stdio, v2 legacy'] as const;
 export type Connection = (typeof CONNECTIONS)[number];
@@ -22,7 +23,7 @@ export async function connect(connection: Connection, gw: { url: string; dataDir
       new StdioClientTransport({
         command: process.execPath,
         args: [MAIN, 'mcp'],
-        env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, LOG_LEVEL: 'warn', ...(secret ? { AGENT_SECRET: secret } : {}) },
+        env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, ...storeEnv(gw.dataDir), LOG_LEVEL: 'warn', ...(secret ? { AGENT_SECRET: secret } : {}) },
         stderr: 'pipe',
       }),
     );

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import fs from 'node:fs';
-import { api, startGateway, tempDir } from '../helpers/gateway.js';
+import { api, startGateway, tempDir, storeEnv } from '../helpers/gateway.js';
 import { MAIN } from '../helpers/paths.js';
 import { startSite, type Site } from './site.js';
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
     new StdioClientTransport({
       command: process.execPath,
       args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', GATEWAY_EGRESS_ALLOW: '127.0.0.1/32', GATEWAY_API_KEY: key },
+      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, ...storeEnv(dataDir), LOG_LEVEL: 'warn', GATEWAY_EGRESS_ALLOW: '127.0.0.1/32', GATEWAY_API_KEY: key },
       stderr: 'pipe',
     }),
   );

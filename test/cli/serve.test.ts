@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, tempDir } from '../helpers/gateway.js';
+import { api, tempDir, storeEnv } from '../helpers/gateway.js';
 import { MAIN } from '../helpers/paths.js';
 
 const dataDir = tempDir();
@@ -10,7 +10,7 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 function serve(): Promise<{ child: ChildProcess; url: string; apiUrl: string }> {
   const child = spawn(process.execPath, [MAIN, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', GATEWAY_DATA_DIR: dataDir, ...storeEnv(dataDir), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

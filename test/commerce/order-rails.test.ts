@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { verifyWebhookSignature } from '../../src/egress/webhook.js';
-import { databaseFile } from '../../src/paths.js';
-import { SqliteDb } from '../../src/store/sqlite.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/store/open.js';
 import { paymentsByPayer } from '../../src/store/x402-ledger.js';
 import { orderKind } from '../../tools/commercial/work.js';
-import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { api, startGateway, storeEnv, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
 import { creditAccount, orderSettles, revenueKey as key, signUp } from '../helpers/commerce.js';
 import { startScriptedLlm, type RecordedRequest, type Scripted, type ScriptedLlm } from '../helpers/scripted-llm.js';
@@ -298,7 +298,7 @@ describe('a restart in the middle of an order (prepaid balance)', () => {
     await eventually(async () => expect(llm.requests.length).toBe(seen + 1));
     await first.stop();
     // Stopped in the middle: the order is being worked on, nothing made, the price held and not captured.
-    const db = await SqliteDb.open(databaseFile(first.dataDir));
+    const db = await openDatabase(loadConfig({ GATEWAY_DATA_DIR: first.dataDir, ...storeEnv(first.dataDir) }));
     try {
       expect(await db.get('SELECT status, produced_at, payment_state FROM orders WHERE id = ?', [id])).toEqual({ status: 'working', produced_at: null, payment_state: 'held' });
       expect(await db.all('SELECT kind FROM account_ledger WHERE reference = ?', [id])).toEqual([{ kind: 'hold' }]);

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Resvg } from '@resvg/resvg-js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { api } from '../helpers/gateway.js';
+import { api, storeEnv } from '../helpers/gateway.js';
 import { MAIN } from '../helpers/paths.js';
 import { MODES, type Mode } from '../verbs/clients.js';
 
@@ -113,7 +113,7 @@ export async function stdioImageClient(dataDir: string, key: string, env: Record
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [MAIN, 'mcp'],
-    env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', GATEWAY_API_KEY: key, ...env },
+    env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, ...storeEnv(dataDir), LOG_LEVEL: 'warn', GATEWAY_API_KEY: key, ...env },
     stderr: 'pipe',
   });
   await c.connect(transport);

@@ -1,4 +1,5 @@
 // Starts a real gateway on an ephemeral port with a temporary data dir, for end-to-end tests.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,35 +23,41 @@ export interface TestGateway {
 
 export const tempDir = (prefix = 'gw-test-'): string => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
+const createdDatabases = new Set<string>();
+
 /**
- * Under GATEWAY_TEST_STORE=postgres (the server is the global setup's), the database of a data directory: one per
- * data directory, so a gateway restarted on the same directory finds its data, as it would in its SQLite file.
+ * The store settings a process needs to use a data directory's data: nothing on SQLite (the file is in the
+ * directory); under GATEWAY_TEST_STORE=postgres (the server is the global setup's), GATEWAY_DATABASE_URL of the
+ * directory's own database, created on first use. One database per directory, so a gateway restarted on the
+ * same directory, or a stdio process given it, finds the same data, as with the SQLite file.
  */
-export async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
+export function storeEnv(dataDir: string): Record<string, string> {
   const server = process.env.TEST_PG_URL;
-  if (!server) return undefined;
-  const name = `gw_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client(server);
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } catch (err) {
-    if ((err as { code?: string }).code !== '42P04') throw err; // 42P04: it exists (a restart)
-  } finally {
-    await admin.end();
+  if (!server) return {};
+  const name = `gw_${createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 20)}`;
+  if (!createdDatabases.has(name)) {
+    try {
+      execFileSync('psql', [server, '-qAtc', `CREATE DATABASE ${name}`], { stdio: 'pipe' });
+    } catch (err) {
+      if (!String((err as { stderr?: Buffer }).stderr).includes('already exists')) throw err;
+    }
+    createdDatabases.add(name);
   }
   const url = new URL(server);
   url.pathname = `/${name}`;
-  return url.toString();
+  return { GATEWAY_DATABASE_URL: url.toString() };
+}
+
+/** The data directory's PostgreSQL database under GATEWAY_TEST_STORE=postgres, else undefined (see storeEnv). */
+export async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
+  return storeEnv(dataDir).GATEWAY_DATABASE_URL;
 }
 
 export async function startGateway(
   opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock; additions?: CatalogAdditions } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? tempDir();
-  const databaseUrl = opts.env?.GATEWAY_DATABASE_URL ?? (await testDatabaseUrl(dataDir));
-  const config = loadConfig({ PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(databaseUrl ? { GATEWAY_DATABASE_URL: databaseUrl } : {}), ...opts.env });
+  const config = loadConfig({ PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...storeEnv(dataDir), ...opts.env });
   const clock = (opts.clock as ManualClock | undefined) ?? new ManualClock();
   // TEST_LOG=error (or any level) shows a test gateway's log when a test needs looking into.
   const gateway = await Gateway.create({ config, clock, log: createLogger((process.env.TEST_LOG as 'error') ?? 'silent'), additions: opts.additions });

@@ -8,7 +8,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { api, startGateway, type TestGateway, storeEnv } from '../helpers/gateway.js';
 import { MAIN } from '../helpers/paths.js';
 
 let gw: TestGateway;
@@ -31,7 +31,7 @@ interface AnyClient {
 const stdio = () => ({
   command: process.execPath,
   args: [MAIN, 'mcp'],
-  env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, LOG_LEVEL: 'warn', AGENT_SECRET: secret },
+  env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, ...storeEnv(gw.dataDir), LOG_LEVEL: 'warn', AGENT_SECRET: secret },
   stderr: 'pipe' as const,
 });
 const http = () => new URL(`${gw.url}/mcp`);

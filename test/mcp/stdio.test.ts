@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
-import { tempDir } from '../helpers/gateway.js';
+import { tempDir, storeEnv } from '../helpers/gateway.js';
 import { MAIN } from '../helpers/paths.js';
 
 const dataDir = tempDir();
@@ -14,7 +14,7 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 const server = (env: Record<string, string>) => ({
   command: process.execPath,
   args: [MAIN, 'mcp'],
-  env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+  env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, ...storeEnv(dataDir), LOG_LEVEL: 'warn', ...env },
   stderr: 'pipe' as const,
 });
 

@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { api, startGateway, type TestGateway, storeEnv } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
 import { modernPost } from '../helpers/modern-mcp.js';
 import { MAIN } from '../helpers/paths.js';
@@ -33,7 +33,7 @@ async function secondProcess(): Promise<Client> {
     new StdioClientTransport({
       command: process.execPath,
       args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, LOG_LEVEL: 'warn', AGENT_SECRET: secret },
+      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, ...storeEnv(gw.dataDir), LOG_LEVEL: 'warn', AGENT_SECRET: secret },
       stderr: 'pipe',
     }),
   );

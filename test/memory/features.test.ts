@@ -53,8 +53,11 @@ describe('full-text search', () => {
     await put('rw/note', { value: 'quokka harbor', visibility: 'private' });
     expect(await found('quokka', b.secret)).toEqual([]);
     expect(await found('quokka')).toEqual(['rw/note']);
-    // FTS5 checks its index against the entries' current text (rank 1): an entry left stale would fail this.
-    await expect(gw.gateway.db.run("INSERT INTO memory_fts (memory_fts, rank) VALUES ('integrity-check', 1)")).resolves.toBeDefined();
+    // FTS5 checks its index against the entries' current text (rank 1): an entry left stale would fail this. On
+    // PostgreSQL the index is a generated column of the row itself, which cannot go stale; the searches above hold.
+    if (gw.gateway.db.dialect === 'sqlite') {
+      await expect(gw.gateway.db.run("INSERT INTO memory_fts (memory_fts, rank) VALUES ('integrity-check', 1)")).resolves.toBeDefined();
+    }
   });
 
   it('/search merges sources with reciprocal rank fusion and tags each item', async () => {

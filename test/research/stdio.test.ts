@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ResearchOutput } from '../../tools/research/index.js';
-import { startGateway, tempDir } from '../helpers/gateway.js';
+import { startGateway, tempDir, storeEnv } from '../helpers/gateway.js';
 import { MAIN } from '../helpers/paths.js';
 import { freeKey, researchUsed } from './clients.js';
 import { startStack, type Stack } from './servers.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
     new StdioClientTransport({
       command: process.execPath,
       args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', GATEWAY_EGRESS_ALLOW: '127.0.0.1/32', GATEWAY_API_KEY: key },
+      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, ...storeEnv(dataDir), LOG_LEVEL: 'warn', GATEWAY_EGRESS_ALLOW: '127.0.0.1/32', GATEWAY_API_KEY: key },
       stderr: 'pipe',
     }),
   );

@@ -17,16 +17,22 @@ const PG_DIR = fileURLToPath(new URL('../../src/store/pg-migrations/', import.me
 const pgFiles = () => fs.readdirSync(PG_DIR).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
 
 /** What PostgreSQL has beyond SQLite: FTS5 virtual tables became tsvector columns with GIN indexes. */
-const EXTRA_COLUMNS: Record<string, string[]> = { memory_entries: ['fts'], wall_posts: ['fts'] };
+/** Columns PostgreSQL has beyond SQLite's, with their types: full-text vectors, and the insertion order SQLite's rowid gives. */
+const EXTRA_COLUMNS: Record<string, Record<string, string>> = { memory_entries: { fts: 'tsvector' }, wall_posts: { fts: 'tsvector' }, x402_payments: { seq: 'bigint' } };
 const EXTRA_INDEXES = ['memory_entries_fts', 'wall_posts_fts'];
-/** TEXT columns holding JSON that are JSONB in PostgreSQL (docs/decisions/postgres-schema.md). */
+/** TEXT columns holding JSON that the gateway queries inside: JSONB in PostgreSQL (docs/decisions/postgres-schema.md). */
 const JSONB = new Set(
   [
     'memory_entries.value', 'memory_entries.tags', 'memory_versions.value', 'memory_changes.value', 'memory_changes.tags',
-    'vault_entries.metadata', 'notifications.data', 'jobs.input', 'jobs.result', 'jobs.callback', 'handoffs.context',
-    'handoffs.result', 'handoffs.callback', 'webhook_deliveries.attempts', 'wall_posts.topics', 'wall_posts.mention_ids',
-    'a2a_tasks.status', 'a2a_tasks.history', 'a2a_tasks.artifacts', 'oauth_records.payload', 'orders.hold_data',
-    'orders.input', 'orders.result', 'orders.usage',
+    'notifications.data', 'webhook_deliveries.attempts', 'wall_posts.topics', 'wall_posts.mention_ids',
+  ],
+);
+/** TEXT columns holding documents stored and given back as written (key order, spacing): JSON in PostgreSQL. */
+const JSON_DOCS = new Set(
+  [
+    'vault_entries.metadata', 'jobs.input', 'jobs.result', 'jobs.callback', 'handoffs.context', 'handoffs.result', 'handoffs.callback',
+    'a2a_tasks.status', 'a2a_tasks.history', 'a2a_tasks.artifacts', 'oauth_records.payload', 'orders.hold_data', 'orders.input', 'orders.result',
+    'orders.usage',
   ],
 );
 const PG_TYPE: Record<string, string> = { INTEGER: 'bigint', REAL: 'double precision', BLOB: 'bytea', TEXT: 'text' };
@@ -112,17 +118,17 @@ describe.skipIf(!hasPostgres)('PostgreSQL schema (src/store/pg-migrations)', () 
         (c) => c.hidden !== 1,
       );
       const pgCols = cols.filter((c) => c.table_name === t);
-      expect(pgCols.map((c) => c.column_name).sort(), t).toEqual([...liteCols.map((c) => c.name), ...(EXTRA_COLUMNS[t] ?? [])].sort());
+      expect(pgCols.map((c) => c.column_name).sort(), t).toEqual([...liteCols.map((c) => c.name), ...Object.keys(EXTRA_COLUMNS[t] ?? {})].sort());
       for (const c of liteCols) {
         const p = pgCols.find((x) => x.column_name === c.name)!;
-        const want = JSONB.has(`${t}.${c.name}`) ? 'jsonb' : PG_TYPE[c.type.toUpperCase()];
+        const want = JSONB.has(`${t}.${c.name}`) ? 'jsonb' : JSON_DOCS.has(`${t}.${c.name}`) ? 'json' : PG_TYPE[c.type.toUpperCase()];
         expect(`${t}.${c.name} ${p.data_type}`).toBe(`${t}.${c.name} ${want}`);
         // A PRIMARY KEY column is NOT NULL in PostgreSQL (SQLite lets a non-integer one hold NULL, never used).
         expect(`${t}.${c.name} ${p.is_nullable}`).toBe(`${t}.${c.name} ${c.notnull || c.pk ? 'NO' : 'YES'}`);
       }
     }
     for (const [t, extra] of Object.entries(EXTRA_COLUMNS)) {
-      for (const c of extra) expect(cols.find((x) => x.table_name === t && x.column_name === c)?.data_type).toBe('tsvector');
+      for (const [c, type] of Object.entries(extra)) expect(cols.find((x) => x.table_name === t && x.column_name === c)?.data_type).toBe(type);
     }
   });
 

@@ -3,6 +3,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MAIN } from '../helpers/paths.js';
+import { storeEnv } from '../helpers/gateway.js';
 
 export interface ToolResult {
   isError?: boolean;
@@ -38,7 +39,7 @@ export async function stdioClient(dataDir: string, secret: string, mode: Mode = 
     new StdioClientTransport({
       command: process.execPath,
       args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', AGENT_SECRET: secret, ...env },
+      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, ...storeEnv(dataDir), LOG_LEVEL: 'warn', AGENT_SECRET: secret, ...env },
       stderr: 'pipe',
     }),
   );

@@ -24,11 +24,13 @@ export async function insertDelivery(q: Queryable, d: { source: string; ref: str
 export const deliveryById = (db: Db, id: number) => db.get<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ?', [id]);
 
 export async function recordAttempt(db: Db, id: number, attempt: unknown, status: DeliveryRow['status'], now: number): Promise<void> {
-  await db.run(
-    `UPDATE webhook_deliveries SET attempts = json_insert(attempts, '$[#]', json(?)), status = ?, finished_at = CASE WHEN ? = 'pending' THEN NULL ELSE ? END WHERE id = ?`,
-    [JSON.stringify(attempt), status, status, now, id],
-  );
+  await db.run(APPEND_ATTEMPT[db.dialect], [JSON.stringify(attempt), status, status, now, id]);
 }
+
+const APPEND_ATTEMPT = {
+  sqlite: `UPDATE webhook_deliveries SET attempts = json_insert(attempts, '$[#]', json(?)), status = ?, finished_at = CASE WHEN ? = 'pending' THEN NULL ELSE ? END WHERE id = ?`,
+  postgres: `UPDATE webhook_deliveries SET attempts = attempts || jsonb_build_array(CAST(? AS JSONB)), status = ?, finished_at = CASE WHEN ? = 'pending' THEN NULL ELSE ? END WHERE id = ?`,
+};
 
 export const deliveriesFor = (db: Db, source: string, ref: string) =>
   db.all<Pick<DeliveryRow, 'id' | 'url' | 'status' | 'attempts' | 'created_at' | 'finished_at'>>(

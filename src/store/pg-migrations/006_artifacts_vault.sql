@@ -33,7 +33,7 @@ CREATE TABLE vault_entries (
   agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
   name TEXT NOT NULL,
   kind TEXT NOT NULL,
-  metadata JSONB NOT NULL DEFAULT '{}',
+  metadata JSON NOT NULL DEFAULT '{}',
   nonce BYTEA NOT NULL,
   ciphertext BYTEA NOT NULL,            -- AES-256-GCM ciphertext followed by its 16-byte tag
   created_at BIGINT NOT NULL,

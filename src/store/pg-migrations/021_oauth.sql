@@ -1,11 +1,11 @@
 -- PostgreSQL port of migrations/021_oauth.sql. OAuth 2.1 authorization server state (oidc-provider's models).
 -- The key is the SHA-256 of the model's id, so a token or code read from the database cannot be presented; the
 -- payload (JSON) is stored without its id for the same reason. json_set(payload, '$.consumed', ?) is
--- jsonb_set(payload, '{consumed}', to_jsonb(?)) here.
+-- jsonb_set on the payload cast to JSONB, cast back, here (src/store/oauth.ts).
 CREATE TABLE oauth_records (
   kind TEXT NOT NULL,
   id_hash TEXT NOT NULL,
-  payload JSONB NOT NULL,
+  payload JSON NOT NULL,
   grant_id TEXT,
   uid TEXT,
   account_id TEXT,

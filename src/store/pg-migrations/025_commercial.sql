@@ -57,11 +57,11 @@ CREATE TABLE orders (
   rail TEXT NOT NULL CHECK (rail IN ('credits', 'x402', 'card')),
   hold_ref TEXT NOT NULL,
   hold_amount BIGINT NOT NULL,
-  hold_data JSONB,
+  hold_data JSON,
   payment_state TEXT NOT NULL CHECK (payment_state IN ('held', 'captured', 'released')),
-  input JSONB NOT NULL,
-  result JSONB,
-  usage JSONB,
+  input JSON NOT NULL,
+  result JSON,
+  usage JSON,
   error TEXT,
   -- Set when the deliverable is made and stored, before the charge is captured: a run after a crash captures
   -- and delivers it instead of making it again; cleared when a revision is asked for.
