@@ -1,0 +1,201 @@
+// Several gateway instances on one PostgreSQL (issue 25): three processes of the built CLI, one database, one
+// shared data directory, requests spread round-robin. The database decides, so a monthly quota stops exactly at
+// its limit under 50 concurrent calls, one compare-and-set of 20 wins, 1,000 durable delay jobs each run once
+// whichever instance claims them, a subscriptions/listen stream on one instance hears a write made on another,
+// and `kill -9` of one instance under write load loses no acknowledged write.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgDb } from '../../src/store/postgres.js';
+import { eventually } from '../helpers/eventually.js';
+import { api, register, tempDir } from '../helpers/gateway.js';
+import { modernPost } from '../helpers/modern-mcp.js';
+import { MAIN } from '../helpers/paths.js';
+import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+
+interface Instance {
+  child: ChildProcess;
+  url: string;
+}
+
+let server: TestPostgres;
+let dbUrl: string;
+let db: PgDb;
+const dataDir = tempDir();
+const instances: Instance[] = [];
+const OPERATOR = 'operator-token-for-multi-instance-tests';
+
+function startInstance(): Promise<Instance> {
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_DATABASE_URL: dbUrl,
+      GATEWAY_OPERATOR_TOKEN: OPERATOR,
+      GATEWAY_KEYS_PER_CLIENT_PER_DAY: '1000',
+      GATEWAY_MCP_CHANGE_POLL_MS: '50',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    child.stderr!.on('data', (c: Buffer) => {
+      buf = (buf + c.toString()).slice(-20_000);
+      const m = /"url":"(http:[^"]+)".*"msg":"gateway ready"/.exec(buf);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`instance exited ${code}: ${buf}`)));
+  });
+}
+
+let turn = 0;
+/** The next instance, round-robin, among those still alive. */
+const next = (): string => {
+  const alive = instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null);
+  return alive[turn++ % alive.length].url;
+};
+
+beforeAll(async () => {
+  if (!hasPostgres) return;
+  server = await startPostgres();
+  dbUrl = server.url;
+  // Started together: the migrations run once under the advisory lock.
+  instances.push(...(await Promise.all([startInstance(), startInstance(), startInstance()])));
+  db = await PgDb.open(dbUrl);
+}, 120_000);
+
+afterAll(async () => {
+  for (const i of instances) i.child.kill('SIGKILL');
+  await db?.close();
+  await server?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe.skipIf(!hasPostgres)('three instances on one PostgreSQL', () => {
+  it('migrated the schema once', async () => {
+    const rows = await db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    expect(rows.length).toBeGreaterThanOrEqual(25);
+    expect(new Set(rows.map((r) => r.version)).size).toBe(rows.length);
+  });
+
+  it('stops a monthly quota exactly at its limit under 50 concurrent calls spread over the instances', async () => {
+    const issued = await api(next(), 'POST', '/keys/issue', { body: { email: 'quota@example.com' } });
+    expect(issued.status).toBe(201);
+    const key = issued.body.key as string;
+    const quota = issued.body.monthly_quota as number;
+    const usage = await api(next(), 'GET', '/keys/usage', { headers: { 'x-api-key': key } });
+    const id = (await db.get<{ id: string }>('SELECT id FROM api_keys WHERE hint = ?', [usage.body.key]))!.id;
+    // 30 calls left of the month's quota.
+    await db.run("INSERT INTO key_usage (key_id, period, scope, used) VALUES (?, ?, '*', ?)", [id, usage.body.period, quota - 30]);
+    const calls = await Promise.all(
+      Array.from({ length: 50 }, () => api(next(), 'POST', '/tools/base_convert', { body: { value: '7', from_base: 10, to_base: 2 }, headers: { 'x-api-key': key } })),
+    );
+    const statuses = calls.map((c) => c.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+    expect(new Set(statuses.filter((s) => s !== 200))).toEqual(new Set([402]));
+    expect((await db.get<{ used: number }>("SELECT used FROM key_usage WHERE key_id = ? AND scope = '*'", [id]))!.used).toBe(quota);
+  });
+
+  it('lets exactly one of 20 concurrent compare-and-set writes through', async () => {
+    const a = await register(next(), 'cas-agent');
+    expect((await api(next(), 'PUT', '/memory/cas/counter', { secret: a.secret, body: { value: 0 } })).body.version).toBe(1);
+    const writes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => api(next(), 'PUT', '/memory/cas/counter', { secret: a.secret, body: { value: i + 1, if_version: 1 } })),
+    );
+    expect(writes.filter((w) => w.status === 200)).toHaveLength(1);
+    expect(writes.filter((w) => w.status === 409)).toHaveLength(19);
+    const winner = writes.find((w) => w.status === 200)!;
+    const read = await api(next(), 'GET', '/memory/cas/counter', { secret: a.secret });
+    expect(read.body).toMatchObject({ version: 2 });
+    expect(winner.body.version).toBe(2);
+  });
+
+  it('runs each of 1,000 delay jobs exactly once, whichever instance claims it', async () => {
+    const a = await register(next(), 'job-agent');
+    const ids: string[] = [];
+    for (let batch = 0; batch < 1000; batch += 50) {
+      const made = await Promise.all(
+        Array.from({ length: 50 }, () => api(next(), 'POST', '/jobs', { secret: a.secret, body: { type: 'delay', seconds: 1 } })),
+      );
+      for (const m of made) {
+        expect(m.status).toBe(202);
+        ids.push(m.body.job_id);
+      }
+    }
+    expect(new Set(ids).size).toBe(1000);
+    await eventually(async () => {
+      const left = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE status <> 'succeeded' AND id IN (SELECT id FROM jobs WHERE agent_id = (SELECT id FROM agents WHERE handle = 'job-agent'))");
+      expect(left!.n).toBe(0);
+    }, 120_000);
+    const runs = await db.all<{ attempts: number; n: number }>(
+      "SELECT attempts, COUNT(*) AS n FROM jobs WHERE agent_id = (SELECT id FROM agents WHERE handle = 'job-agent') GROUP BY attempts",
+    );
+    expect(runs).toEqual([{ attempts: 1, n: 1000 }]);
+  }, 180_000);
+
+  it('streams a change made on one instance to a subscriptions/listen stream held by another', async () => {
+    const a = await register(next(), 'listen-agent');
+    const uri = 'memory://listen-agent/notes/today';
+    const [holder, writer] = [instances[0].url, instances[1].url];
+    const controller = new AbortController();
+    const res = await modernPost(holder, 'subscriptions/listen', { notifications: { resourceSubscriptions: [uri] } }, { id: 'listen-x', signal: controller.signal, headers: { authorization: `Bearer ${a.secret}` } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let text = '';
+    const pump = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+        if (done) return;
+        text += new TextDecoder().decode(value);
+      }
+    })();
+    try {
+      await eventually(async () => expect(text).toContain('notifications/subscriptions/acknowledged'));
+      expect((await api(writer, 'PUT', '/memory/notes/today', { secret: a.secret, body: { value: 'written on another instance' } })).status).toBe(200);
+      await eventually(async () => expect(text).toContain(`"uri":"${uri}"`), 10_000);
+    } finally {
+      controller.abort();
+      await reader.cancel().catch(() => undefined);
+      await pump;
+    }
+  });
+
+  it('keeps every acknowledged write when one instance is killed with SIGKILL under write load', async () => {
+    const a = await register(next(), 'kill-agent');
+    const acknowledged = new Map<string, number>();
+    let stop = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const key = `w${w}-${i}`;
+        const r = await api(next(), 'PUT', `/memory/load/${key}`, { secret: a.secret, body: { value: { w, i } } }).catch(() => null);
+        if (r?.status === 200) acknowledged.set(key, i);
+      }
+    };
+    const running = Array.from({ length: 8 }, (_, w) => writer(w));
+    await new Promise((r) => setTimeout(r, 1500));
+    const victim = instances[2];
+    victim.child.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 1500));
+    stop = true;
+    await Promise.all(running);
+    expect(victim.child.signalCode).toBe('SIGKILL');
+    expect(acknowledged.size).toBeGreaterThan(50);
+    const survivor = instances[0].url;
+    const listed = new Map<string, unknown>();
+    let cursor: string | undefined;
+    do {
+      const page = await api(survivor, 'GET', `/memory/load?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { secret: a.secret });
+      expect(page.status).toBe(200);
+      for (const e of page.body.keys) listed.set(e.key, e);
+      cursor = page.body.next_cursor ?? undefined;
+    } while (cursor);
+    const missing = [...acknowledged.keys()].filter((k) => !listed.has(k));
+    expect(missing).toEqual([]);
+    for (const [key, i] of [...acknowledged].slice(0, 20)) {
+      const r = await api(survivor, 'GET', `/memory/load/${key}`, { secret: a.secret });
+      expect(r.body.value).toEqual({ w: Number(key.slice(1, key.indexOf('-'))), i });
+    }
+  }, 60_000);
+});
