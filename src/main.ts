@@ -10,6 +10,8 @@ const USAGE = `agent-gateway — a persistent home for stateless AI agents
 Usage:
   agent-gateway [serve]   run the HTTP gateway (REST, MCP Streamable HTTP and SSE)
   agent-gateway mcp       serve the same tools over MCP stdio
+  agent-gateway migrate-store --from <sqlite data dir> --to <postgres url>
+                          copy a SQLite deployment into an empty PostgreSQL database, and verify it
   agent-gateway --version | --help
 
 Configuration comes from the environment; see README.md.`;
@@ -84,6 +86,11 @@ async function main(argv: string[]): Promise<void> {
   if (cmd === '--version' || cmd === '-v') {
     process.stdout.write('1.6.0\n');
     return;
+  }
+  if (cmd === 'migrate-store') {
+    // Needs only its two arguments, none of the gateway's configuration.
+    const { migrateStore } = await import('./cli/migrate-store.js');
+    return migrateStore(argv.slice(1));
   }
   let config: Config;
   try {
