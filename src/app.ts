@@ -20,7 +20,7 @@ import { sendJson } from './http/send.js';
 import type { Router } from './http/router.js';
 import { createHttpServer } from './http/server.js';
 import type { LegacySseEndpoint } from './mcp/legacy-sse.js';
-import type { McpCatalog, McpConnectionOptions } from './mcp/server.js';
+import type { McpCatalog, McpConnectionOptions, SessionState } from './mcp/server.js';
 import type { StreamableHttpEndpoint } from './mcp/streamable-http.js';
 import type { ResourceFeed } from './mcp/resource-feed.js';
 import { mountMcp, toolsetsOf } from './mcp/mount.js';
@@ -177,11 +177,11 @@ export class Gateway {
 
   /** The MCP HTTP transports, built (and the SDK loaded) on the first MCP request. */
   private mcpEndpoints(guardedCredentials: (req: http.IncomingMessage) => Credentials): Promise<{ streamable: StreamableHttpEndpoint; sse: LegacySseEndpoint }> {
-    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, buildV2Server, mcpMethods, ModernHttpEndpoint, StreamableHttpEndpoint, LegacySseEndpoint, ResourceFeed }) => {
+    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, buildV2Server, mcpMethods, ModernHttpEndpoint, StreamableHttpEndpoint, LegacySseEndpoint, ResourceFeed, McpSessionStore }) => {
       const { config } = this;
       const known = new Set(this.registry.toolsets());
       const feed = (this.feed ??= new ResourceFeed(this.db, config.mcpChangePollMs, (err) => this.log.warn({ err }, 'resource change feed failed')));
-      const factory = (ts: string[]) => buildMcpServer(this.mcpCatalog, { toolsets: ts.filter((t) => known.has(t)), credentials: this.httpCredentials(), feed });
+      const factory = (ts: string[], state?: SessionState) => buildMcpServer(this.mcpCatalog, { toolsets: ts.filter((t) => known.has(t)), credentials: this.httpCredentials(), feed, state });
       const modernFactory = (ts: string[], credentials: Credentials) => buildV2Server(this.mcpCatalog, ts.filter((t) => known.has(t)), credentials, feed);
       const methods = mcpMethods(this.mcpCatalog, []);
       this.streamable = new StreamableHttpEndpoint(factory, {
@@ -191,6 +191,9 @@ export class Gateway {
         credentials: guardedCredentials,
         resume: { retryMs: config.mcpSseRetryMs, pollAfterMs: config.mcpPollAfterMs },
         modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs }, feed, (uri, c) => methods.mayWatch(uri, c)),
+        // Sessions in the database, so any instance (or this one after a restart) serves them.
+        store: new McpSessionStore(this.db, config.mcpSessionIdleMs),
+        onStoreError: (err) => this.log.warn({ err }, 'mcp session store failed'),
       });
       this.sse = new LegacySseEndpoint(factory, { maxSessions: config.mcpMaxSessions, messagesPath: '/mcp/messages', credentials: guardedCredentials });
       return { streamable: this.streamable, sse: this.sse };

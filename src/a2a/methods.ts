@@ -87,6 +87,8 @@ export function methodTables(d: MethodDeps): { v03: Record<string, Handler>; v1:
       // Listen before reading, so nothing between the read and the first live event is missed.
       stop = d.service.hub.subscribe(id, (e) => (live ? s.event(e) : pending.push(e)));
       task = await d.service.get(id, c.caller);
+      // What the stream is shown now; the hub reports what follows, from this instance or another.
+      d.service.hub.saw(task);
       if (isTerminal(task.status.state) && terminalIsError) {
         throw new RpcError(RPC.UNSUPPORTED_OPERATION, `Task ${task.id} is ${task.status.state}; there is nothing to subscribe to.`, { taskId: task.id });
       }

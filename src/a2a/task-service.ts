@@ -8,7 +8,7 @@ import type { Registry } from '../registry/registry.js';
 import type { Caller } from '../registry/types.js';
 import * as store from '../store/a2a-tasks.js';
 import type { Db } from '../store/db.js';
-import { TaskHub } from './hub.js';
+import { TaskHub, type PolledTask } from './hub.js';
 import { uuidv7 } from './ids.js';
 import { RPC, RpcError } from './jsonrpc.js';
 import type { MessageSend } from './params.js';
@@ -32,9 +32,19 @@ const PREV_QUESTIONS = 5;
 /** Ends a stream: terminal states, and states where the next move is the client's (credentials, payment). */
 export const isFinal = (state: TaskState, waiting: Waiting | null): boolean => isTerminal(state) || state === 'auth-required' || (state === 'input-required' && !waiting);
 
+/** How often listened tasks' rows are read for changes made by another gateway instance (hub.ts). */
+export const TASK_POLL_MS = 500;
+
 export class TaskService {
-  readonly hub = new TaskHub();
-  constructor(private readonly d: TaskServiceDeps) {}
+  readonly hub: TaskHub;
+  constructor(private readonly d: TaskServiceDeps) {
+    this.hub = new TaskHub({
+      intervalMs: TASK_POLL_MS,
+      read: (ids) => d.db.all<PolledTask>(`SELECT id, context_id, state, status, artifacts, waiting_ref FROM a2a_tasks WHERE id IN (${ids.map(() => '?').join(', ')})`, ids),
+      final: (row) => isFinal(row.state as TaskState, row.waiting_ref ? { kind: 'job', ref: row.waiting_ref } : null),
+      onError: (err) => d.log.warn({ err }, 'a2a: reading listened tasks failed'),
+    });
+  }
 
   private now(): number {
     return this.d.clock.now();

@@ -66,6 +66,8 @@ export class HttpSessionTransport implements Transport {
   /** Request streams still to finish, by stream number (for a GET that resumes one). */
   private readonly streams = new Map<number, Exchange>();
   private readonly replay = new SseReplay();
+  /** Requests fed in by the gateway itself (a session rebuilt on this instance): their answers go nowhere. */
+  private readonly internal = new Map<RequestId, () => void>();
   private nextStream = STANDALONE + 1;
   private standalone: ServerResponse | null = null;
   private keepalive: NodeJS.Timeout | null = null;
@@ -92,6 +94,22 @@ export class HttpSessionTransport implements Transport {
   /** True when an id of `messages` is still waiting for its response in this session. */
   hasPending(id: RequestId): boolean {
     return this.pending.has(id);
+  }
+
+  /**
+   * Feeds `messages` to the server as if the client had sent them and resolves once each request among them is
+   * answered, discarding the answers: a session rebuilt on this instance replays its initialize request.
+   */
+  async replayInternally(messages: JSONRPCMessage[]): Promise<void> {
+    for (const m of messages) {
+      if (isRequest(m)) {
+        const id = (m as { id: RequestId }).id;
+        await new Promise<void>((resolve) => {
+          this.internal.set(id, resolve);
+          this.onmessage?.(m);
+        });
+      } else this.onmessage?.(m);
+    }
   }
 
   /** Dispatches validated messages of one POST; replies on `res` once every request in it is answered. */
@@ -213,6 +231,12 @@ export class HttpSessionTransport implements Transport {
     if (this.closed) return;
     if (isResponse(message)) {
       this.version ??= negotiatedVersion(message);
+      const internal = this.internal.get(message.id);
+      if (internal) {
+        this.internal.delete(message.id);
+        internal();
+        return;
+      }
       const ex = this.pending.get(message.id);
       if (!ex) return; // the client went away; nothing to deliver to
       this.pending.delete(message.id);

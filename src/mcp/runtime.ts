@@ -8,3 +8,4 @@ export { LegacySseEndpoint } from './legacy-sse.js';
 export { serveStdio } from '@modelcontextprotocol/server/stdio';
 export { ResourceFeed } from './resource-feed.js';
 export { mcpMethods } from './methods.js';
+export { McpSessionStore } from '../store/mcp-sessions.js';

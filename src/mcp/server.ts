@@ -32,6 +32,22 @@ export interface McpConnectionOptions {
   credentials(extra: { authInfo?: { extra?: Record<string, unknown> } }): Credentials;
   /** Resource changes, for resources/subscribe. */
   feed: ResourceFeed;
+  /** A shared Streamable HTTP session's state: what it starts with and where its changes are written. */
+  state?: SessionState;
+}
+
+/**
+ * The state of a 2025-era session that outlives this process's copy of it (streamable-http.ts, stored in the
+ * database): restored when another instance rebuilds the session, saved (and awaited before the answer) when it
+ * changes, so the session's next request finds it wherever it lands.
+ */
+export interface SessionState {
+  login?: string;
+  subscriptions?: string[];
+  saveLogin(login: string | undefined): Promise<void>;
+  saveSubscriptions(uris: string[]): Promise<void>;
+  /** Set by buildMcpServer: resolves once the restored subscriptions are heard. */
+  ready?: Promise<unknown>;
 }
 
 /** Runs a method, turning its error into v1's McpError (the 2025 era keeps -32002 for a missing resource). */
@@ -53,19 +69,29 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
   });
   const m = mcpMethods(catalog, opts.toolsets);
   // One server per session: what vault_login binds lasts as long as it.
-  const session: McpSession = {};
+  const state = opts.state;
+  const session: McpSession = state?.login ? { login: state.login } : {};
   const creds = (extra: Parameters<McpConnectionOptions['credentials']>[0]): Credentials => boundCredentials(opts.credentials(extra), session);
   const subscriptions = new SessionSubscriptions(opts.feed, (uri) => server.sendResourceUpdated({ uri }));
   server.onclose = () => subscriptions.close();
+  // The subscribed URIs, kept here for the shared state (SessionSubscriptions keeps its own).
+  const subscribed = new Set<string>();
+  for (const uri of state?.subscriptions ?? []) subscribed.add(uri);
+  if (state) state.ready = Promise.all([...subscribed].map((uri) => subscriptions.add(uri)));
   server.setRequestHandler(SubscribeRequestSchema, (req, extra) =>
     v1(async () => {
       await m.checkSubscribe(req.params.uri, creds(extra));
       await subscriptions.add(req.params.uri);
+      if (state && !subscribed.has(req.params.uri)) {
+        subscribed.add(req.params.uri);
+        await state.saveSubscriptions([...subscribed]);
+      }
       return {};
     }),
   );
-  server.setRequestHandler(UnsubscribeRequestSchema, (req) => {
+  server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
     subscriptions.remove(req.params.uri);
+    if (subscribed.delete(req.params.uri)) await state?.saveSubscriptions([...subscribed]);
     return {};
   });
   server.setRequestHandler(ListToolsRequestSchema, (req) => v1(() => m.listTools(req.params?.cursor)));
@@ -75,7 +101,15 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
       ? elicitingConfirmer((form) => server.elicitInput(form, { relatedRequestId: extra.requestId }), confirmAboveOf(req.params._meta))
       : undefined;
     const progress = progressReporter(req.params._meta?.progressToken, (n) => extra.sendNotification(n));
-    return v1(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, creds(extra), { signal: extra.signal, confirm, progress, session }) as Promise<CallToolResult>);
+    const before = session.login;
+    return v1(async () => {
+      try {
+        return (await m.callTool(req.params.name, req.params.arguments, req.params._meta, creds(extra), { signal: extra.signal, confirm, progress, session })) as CallToolResult;
+      } finally {
+        // vault_login / vault_logout changed the binding: written before the answer, so the next request sees it anywhere.
+        if (state && session.login !== before) await state.saveLogin(session.login);
+      }
+    });
   });
   server.setRequestHandler(ListResourcesRequestSchema, (req, extra) => v1(() => m.listResources(req.params?.cursor, creds(extra))));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => v1(() => m.listResourceTemplates()));

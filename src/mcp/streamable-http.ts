@@ -1,5 +1,7 @@
 // Streamable HTTP at POST/GET/DELETE /mcp: 2025-era stateful sessions (Mcp-Session-Id) in a bounded map with
-// idle expiry. Validation follows the MCP transport spec: Accept (406), Content-Type (415), JSON (400 -32700),
+// idle expiry. With a session store (the database, shared by every gateway instance) a session this instance
+// does not hold is rebuilt from its row, so no sticky load balancing is needed (docs/decisions/mcp-sessions-shared.md).
+// Validation follows the MCP transport spec: Accept (406), Content-Type (415), JSON (400 -32700),
 // session header (400) and unknown session (404), protocol version header (400). A POST that claims the
 // 2026-07-28 era goes to the stateless modern endpoint instead (modern-http.ts).
 import { randomUUID } from 'node:crypto';
@@ -15,11 +17,23 @@ import { readBody } from '../http/read-body.js';
 import { HttpSessionTransport, isRequest, type ResumeOptions } from './http-transport.js';
 import { parseEventId } from './sse-replay.js';
 import type { ModernHttpEndpoint } from './modern-http.js';
+import type { SessionState } from './server.js';
+import type { McpSessionStore, StoredSession } from '../store/mcp-sessions.js';
 
 export interface SessionFactory {
-  /** A fresh MCP server for a new session, seeing `toolsets` (empty = all). */
-  (toolsets: string[]): Server;
+  /** A fresh MCP server for a new session, seeing `toolsets` (empty = all), with its shared state when stored. */
+  (toolsets: string[], state?: SessionState): Server;
 }
+
+/**
+ * How long a held session is served from memory before its row is checked again (closed elsewhere, expired)
+ * and marked seen: one awaited UPDATE per session per this interval, never one per request.
+ */
+export const SHARED_CHECK_MS = 2000;
+/** The ids this endpoint mints (UUIDs): any other id is unknown without a lookup. */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The id of the replayed initialize request of a rebuilt session (its answer is discarded). */
+const REPLAY_ID = 'gateway-rebuild-initialize';
 
 export interface StreamableOptions {
   maxSessions: number;
@@ -30,11 +44,17 @@ export interface StreamableOptions {
   resume?: ResumeOptions;
   /** Serves the 2026-07-28 era beside the sessions. */
   modern?: ModernHttpEndpoint;
+  /** Session state in the database, shared by the instances; without it sessions live in this process only. */
+  store?: McpSessionStore;
+  /** Hears failures of background store writes (seen_at, pruning). */
+  onStoreError?: (err: unknown) => void;
 }
 
 interface Session {
   transport: HttpSessionTransport;
   server: Server;
+  /** When its row was last confirmed open (and marked seen). */
+  checkedAt: number;
 }
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
@@ -47,6 +67,8 @@ const isInitialize = (m: JSONRPCMessage): boolean => 'method' in m && m.method =
 
 export class StreamableHttpEndpoint {
   private readonly sessions = new Map<string, Session>();
+  /** Rebuilds under way, so concurrent first requests on this instance share one. */
+  private readonly restoring = new Map<string, Promise<Session | null>>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -74,13 +96,13 @@ export class StreamableHttpEndpoint {
     }
   }
 
-  private session(req: IncomingMessage, res: ServerResponse): Session | null {
+  private async session(req: IncomingMessage, res: ServerResponse): Promise<Session | null> {
     const id = req.headers['mcp-session-id'];
     if (typeof id !== 'string' || id === '') {
       rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       return null;
     }
-    const s = this.sessions.get(id);
+    const s = await this.find(id);
     if (!s) {
       rpcError(res, 404, -32001, 'Session not found');
       return null;
@@ -91,8 +113,62 @@ export class StreamableHttpEndpoint {
       return null;
     }
     // Most recently used last, so eviction takes the least recently used.
-    this.sessions.delete(id);
-    this.sessions.set(id, s);
+    if (this.sessions.get(id) === s) {
+      this.sessions.delete(id);
+      this.sessions.set(id, s);
+    }
+    return s;
+  }
+
+  /**
+   * The session of `id`: held here (its row checked at most every SHARED_CHECK_MS, so one closed or expired on
+   * another instance ends here too), or rebuilt from the store; null when there is none.
+   */
+  private async find(id: string): Promise<Session | null> {
+    const { store } = this.opts;
+    const held = this.sessions.get(id);
+    if (held) {
+      const now = Date.now();
+      if (!store || now - held.checkedAt < SHARED_CHECK_MS) return held;
+      held.checkedAt = now;
+      let open = true;
+      try {
+        open = await store.touch(id);
+      } catch (err) {
+        // The database is unreachable: the copy held here goes on serving.
+        this.opts.onStoreError?.(err);
+      }
+      if (open) return held;
+      await this.drop(id, false);
+      return null;
+    }
+    if (!store || !SESSION_ID.test(id)) return null;
+    let p = this.restoring.get(id);
+    if (!p) {
+      p = this.rebuild(id, store).finally(() => this.restoring.delete(id));
+      this.restoring.set(id, p);
+    }
+    return p;
+  }
+
+  /**
+   * A session opened on another instance (or before a restart): a fresh server under the same id, initialized by
+   * replaying the stored initialize request and the initialized notification, with its login and subscriptions.
+   */
+  private async rebuild(id: string, store: McpSessionStore): Promise<Session | null> {
+    const stored = await store.load(id);
+    if (!stored || this.sessions.has(id)) return this.sessions.get(id) ?? null;
+    const s = await this.open(id, stored.toolsets, stored);
+    try {
+      await s.transport.replayInternally([
+        { jsonrpc: '2.0', id: REPLAY_ID, method: 'initialize', params: stored.init as never },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ]);
+      await s.state?.ready;
+    } catch (err) {
+      await this.drop(id, false);
+      throw err;
+    }
     return s;
   }
 
@@ -129,11 +205,15 @@ export class StreamableHttpEndpoint {
     if (messages.some(isInitialize)) {
       if (messages.length > 1) return rpcError(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
       if (req.headers['mcp-session-id']) return rpcError(res, 400, -32600, 'Invalid Request: Server already initialized');
-      const s = await this.open(toolsets);
+      const id = randomUUID();
+      const init = ((messages[0] as { params?: Record<string, unknown> }).params ?? {}) as Record<string, unknown>;
+      // Stored before the answer, so the session's next request finds it on any instance.
+      await this.opts.store?.create(id, toolsets, init);
+      const s = await this.open(id, toolsets, this.opts.store ? { toolsets, init, subscriptions: [] } : undefined);
       s.transport.handlePost(messages, batch, res, extra);
       return;
     }
-    const s = this.session(req, res);
+    const s = await this.session(req, res);
     if (!s) return;
     for (const m of messages) {
       if (isRequest(m) && s.transport.hasPending((m as { id: string | number }).id)) {
@@ -143,11 +223,11 @@ export class StreamableHttpEndpoint {
     s.transport.handlePost(messages, batch, res, extra);
   }
 
-  private get(req: IncomingMessage, res: ServerResponse): void {
+  private async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!(req.headers.accept ?? '').includes('text/event-stream')) {
       return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     }
-    const s = this.session(req, res);
+    const s = await this.session(req, res);
     if (!s) return;
     const last = req.headers['last-event-id'];
     if (typeof last === 'string' && last !== '') {
@@ -158,43 +238,73 @@ export class StreamableHttpEndpoint {
   }
 
   private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const s = this.session(req, res);
-    if (!s) return;
-    await this.drop(s.transport.sessionId);
+    const id = req.headers['mcp-session-id'];
+    if (typeof id !== 'string' || id === '') return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    const { store } = this.opts;
+    if (this.sessions.has(id)) await this.drop(id, true);
+    // Not held here: closed in the store without rebuilding it first.
+    else if (!store || !SESSION_ID.test(id) || !(await store.close(id))) return rpcError(res, 404, -32001, 'Session not found');
     res.writeHead(200).end();
   }
 
-  private async open(toolsets: string[]): Promise<Session> {
+  private async open(id: string, toolsets: string[], stored?: StoredSession): Promise<Session & { state?: SessionState }> {
     while (this.sessions.size >= this.opts.maxSessions) {
       const oldest = this.sessions.keys().next().value as string;
-      await this.drop(oldest);
+      // The cap ends the session (for every instance), as it did when sessions lived in one process.
+      await this.drop(oldest, true);
     }
-    const transport = new HttpSessionTransport(randomUUID(), this.opts.resume);
-    const server = this.factory(toolsets);
-    const s = { transport, server };
-    this.sessions.set(transport.sessionId, s);
-    transport.onclose = () => this.sessions.delete(transport.sessionId);
+    const { store } = this.opts;
+    const state: SessionState | undefined =
+      store && stored
+        ? {
+            login: stored.login,
+            subscriptions: stored.subscriptions,
+            saveLogin: (login) => store.setLogin(id, login),
+            saveSubscriptions: (uris) => store.setSubscriptions(id, uris),
+          }
+        : undefined;
+    const transport = new HttpSessionTransport(id, this.opts.resume);
+    const server = this.factory(toolsets, state);
+    const s = { transport, server, checkedAt: Date.now(), state };
+    this.sessions.set(id, s);
+    transport.onclose = () => {
+      if (this.sessions.get(id) === s) this.sessions.delete(id);
+    };
     await server.connect(transport);
     return s;
   }
 
-  private async drop(id: string): Promise<void> {
+  /** Drops this instance's copy of a session; `end` also closes it in the store (DELETE, the cap). */
+  private async drop(id: string, end: boolean): Promise<void> {
     const s = this.sessions.get(id);
     if (!s) return;
     this.sessions.delete(id);
+    if (end) await this.opts.store?.close(id).catch((err: unknown) => this.opts.onStoreError?.(err));
     await s.server.close().catch(() => undefined);
   }
 
+  /**
+   * Drops copies idle here (the row lives on: another instance may be serving the session, and this one rebuilds
+   * it if it comes back); marks sessions with an open stream seen, so a session that only listens stays alive.
+   */
   private sweep(): void {
-    const cutoff = Date.now() - this.opts.idleMs;
+    const now = Date.now();
+    const cutoff = now - this.opts.idleMs;
+    const { store } = this.opts;
     for (const [id, s] of this.sessions) {
-      if (s.transport.lastSeen < cutoff && !s.transport.busy) void this.drop(id);
+      if (s.transport.lastSeen < cutoff && !s.transport.busy) void this.drop(id, false);
+      else if (store && s.transport.busy && now - s.checkedAt >= SHARED_CHECK_MS) {
+        s.checkedAt = now;
+        void store.touch(id).catch((err: unknown) => this.opts.onStoreError?.(err));
+      }
     }
+    void store?.prune().catch((err: unknown) => this.opts.onStoreError?.(err));
   }
 
+  /** Stops this instance's copies; the sessions themselves live on in the store (a restart keeps them). */
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
     await this.opts.modern?.close();
-    await Promise.all([...this.sessions.keys()].map((id) => this.drop(id)));
+    await Promise.all([...this.sessions.keys()].map((id) => this.drop(id, false)));
   }
 }
