@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../../src/store/sqlite-driver.js';
 import { api, register, startGateway, tempDir, type TestGateway } from '../helpers/gateway.js';
 import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
@@ -38,6 +39,7 @@ function cli(args: string[]): Promise<Run> {
 }
 
 type Agent = { handle: string; secret: string };
+let jobId = '';
 
 /** Data across the areas, written through the API. */
 async function seed(gw: TestGateway): Promise<Record<string, Agent>> {
@@ -62,7 +64,9 @@ async function seed(gw: TestGateway): Promise<Record<string, Agent>> {
   expect((await as(carol, 'POST', '/wall', { text: 'Quoting the move #postgres', quote: root.body.post_id })).status).toBe(201);
   expect((await as(bob, 'POST', '/follow/mig-alice')).status).toBeLessThan(300);
   expect((await as(alice, 'POST', '/mail', { to: 'mig-bob', subject: 'Moved', body: 'See the wall' })).status).toBeLessThan(300);
-  expect((await as(alice, 'POST', '/jobs', { type: 'delay', seconds: 3600 })).status).toBe(202);
+  const job = await as(alice, 'POST', '/jobs', { type: 'delay', seconds: 3600 });
+  expect(job.status).toBe(202);
+  jobId = job.body.job_id;
   expect((await api(gw.url, 'POST', '/keys/issue', { body: { email: 'migrate@example.com' } })).status).toBeLessThan(300);
   return { alice, bob, carol };
 }
@@ -74,7 +78,6 @@ async function snapshot(gw: TestGateway, a: Record<string, Agent>): Promise<Reco
     expect(r.status, p).toBe(200);
     return r.body;
   };
-  const jobs = await get('/jobs?mine=1', a.alice).catch(() => null);
   const shown = {
     plan: await get('/memory/notes/plan', a.alice),
     history: await get('/memory/notes/plan/history?limit=10', a.alice),
@@ -89,7 +92,7 @@ async function snapshot(gw: TestGateway, a: Record<string, Agent>): Promise<Reco
     followers: await get(`/followers/${a.alice.handle}`),
     inbox: await get('/mail/inbox', a.bob),
     notifications: await get('/notifications', a.bob),
-    jobs,
+    job: await get(`/jobs/${jobId}`, a.alice),
   };
   return JSON.parse(JSON.stringify(shown).replace(/http:\/\/127\.0\.0\.1:\d+/g, 'BASE')); // the gateways' ports differ
 }
@@ -113,6 +116,24 @@ describe.skipIf(!hasPostgres)('migrate-store', () => {
     expect(before.vault).toMatchObject({ value: 'ghp_migrate_store_secret_value_0123' });
     const lastPost = (before.wall as { posts: { post_id: number }[] }).posts[0].post_id;
     await lite.stop();
+    // x402 payments (no x402 wallet here): PostgreSQL's seq numbers them in SQLite's insertion (rowid) order.
+    const file = path.join(lite.dataDir, 'gateway.db');
+    const raw = new Database(file);
+    const pay = raw.prepare(
+      "INSERT INTO x402_payments (id, network, asset, payer, nonce, pay_to, amount, tool, transport, x402_version, valid_before, status, verify_ms, created_at, updated_at) VALUES (?, 'base-sepolia', '0xa', '0xb', ?, '0xc', '1000', 'base_convert', 'rest', 1, 1800000000, 'settled', 12.5, 5, 5)",
+    );
+    for (const [i, id] of ['pay_c', 'pay_a', 'pay_b'].entries()) pay.run(id, `0x${i}`);
+    // A copy at an older schema version is refused.
+    const old = tempDir();
+    raw.exec(`VACUUM INTO '${path.join(old, 'gateway.db')}'`);
+    raw.close();
+    const oldDb = new Database(path.join(old, 'gateway.db'));
+    oldDb.exec('DELETE FROM schema_migrations WHERE version = (SELECT MAX(version) FROM schema_migrations)');
+    oldDb.close();
+    const stale = await cli(['migrate-store', '--from', old, '--to', await server.createDatabase('copy_stale')]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/schema version \d+, this gateway's is \d+: start this gateway version once on/);
+    fs.rmSync(old, { recursive: true, force: true });
 
     const url = await server.createDatabase('copy_stopped');
     const run = await cli(['migrate-store', '--from', lite.dataDir, '--to', url]);
@@ -125,7 +146,7 @@ describe.skipIf(!hasPostgres)('migrate-store', () => {
     expect(rows).toMatchObject({ agents: 3, memory_entries: 3, memory_versions: 6, vault_entries: 1, vault_keys: 1, credit_ledger: 1, wall_posts: 2, wall_reactions: 1, follows: 1, mail: 1, jobs: 1 });
     expect(rows.wall_mentions).toBeGreaterThanOrEqual(1);
     expect(rows.api_keys).toBeGreaterThanOrEqual(1);
-    expect(rows.x402_payments).toBe(0);
+    expect(rows.x402_payments).toBe(3);
     expect(Object.keys(rows)).not.toContain('schema_migrations');
     expect(Object.keys(rows).some((t) => t.includes('fts'))).toBe(false);
     expect(run.stdout).not.toContain(agents.alice.secret);
@@ -137,6 +158,8 @@ describe.skipIf(!hasPostgres)('migrate-store', () => {
       // Every table PostgreSQL has (but the migrations' own) is in the report.
       const tables = (await pgDb.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY 1")).rows.map((r) => r.tablename);
       expect(Object.keys(rows).sort()).toEqual(tables);
+      expect((await pgDb.query('SELECT id FROM x402_payments ORDER BY seq')).rows.map((r) => r.id)).toEqual(['pay_c', 'pay_a', 'pay_b']);
+      expect((await pgDb.query("SELECT verify_ms FROM x402_payments WHERE id = 'pay_a'")).rows[0].verify_ms).toBe(12.5);
       // The triggers are on again.
       const off = await pgDb.query("SELECT tgrelid::regclass::text AS t, tgname FROM pg_trigger WHERE NOT tgisinternal AND tgenabled = 'D'");
       expect(off.rows).toEqual([]);
