@@ -1,9 +1,10 @@
 // The PostgreSQL driver behind the Db interface (issue 25, docs/decisions/postgres.md): a `pg` pool; statements
 // keep the stores' SQLite placeholders (pg-sql.ts translates them). A transaction holds one pooled connection,
 // and statements issued through the Db from inside it join it (an async-local scope, as in the SQLite driver);
-// a nested transaction is a savepoint. Unlike SQLite's single writer, transactions of different requests run at
-// once, at READ COMMITTED: the stores' writes are single guarded statements (ON CONFLICT, UPDATE … WHERE …
-// RETURNING), which PostgreSQL makes exact across connections and instances.
+// a nested transaction is a savepoint. Transactions (and batches) are serialised across connections and instances
+// by a transaction-scoped advisory lock taken first, as SQLite's one writer serialises them: the stores' check-then-
+// act transactions (a ledger's "not captured yet, then capture") keep the meaning they have on SQLite. Statements
+// outside a transaction run at once, at READ COMMITTED; each is atomic on its own (ON CONFLICT, UPDATE … WHERE …).
 import pg from 'pg';
 import { ScopedStorage } from '../scoped-storage.js';
 import { BatchError, type BatchStatement, type Db, type Params, type Queryable, type RunResult } from './db.js';
@@ -21,6 +22,10 @@ const types = {
     return pg.types.getTypeParser(oid, format as 'text');
   },
 };
+
+/** The writers' lock: one transaction at a time holds it, across every instance on the database ('AGWW'). */
+const WRITE_LOCK = 0x41475757;
+const BEGIN_SERIALISED = `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
 
 const INT8_OID = 20;
 const FLOAT8_OID = 701;
@@ -136,7 +141,7 @@ export class PgDb implements Db {
     const state: TxState = { client, open: true, savepoints: 0 };
     let broken = false;
     try {
-      await client.query('BEGIN');
+      await client.query(BEGIN_SERIALISED);
       return await this.scope.run(state, async () => {
         let out: T;
         try {
