@@ -257,7 +257,8 @@ export async function copyStore(opts: { sqliteFile: string; pgUrl: string }): Pr
     }
     const target = db.path;
     await checkEmpty(db.pool);
-    await migratePostgres(db);
+    const pgVersion = await migratePostgres(db);
+    if (pgVersion !== latest) throw new CopyStoreError(`the PostgreSQL database is at schema version ${pgVersion}, this gateway's is ${latest}: use the gateway version that migrated it`);
 
     const client = await db.pool.connect();
     const reports: TableReport[] = [];
@@ -274,8 +275,8 @@ export async function copyStore(opts: { sqliteFile: string; pgUrl: string }): Pr
         const h = await copyTable(lite, client, t);
         expected.set(t.name, { rows: h.rows, sha256: h.digest(), ms: Math.round(performance.now() - t0) });
       }
+      await setIdentities(lite, client, tables); // reads sqlite_sequence in the same snapshot
       lite.exec('COMMIT');
-      await setIdentities(lite, client, tables);
       for (const t of tables) await client.query(`ALTER TABLE ${quote(t.name)} ENABLE TRIGGER USER`);
 
       for (const t of tables) {
