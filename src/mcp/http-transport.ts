@@ -86,6 +86,11 @@ export class HttpSessionTransport implements Transport {
     return this.pending.size > 0 || this.standalone !== null;
   }
 
+  /** Whether the standalone GET stream is open on this instance. */
+  get streaming(): boolean {
+    return this.standalone !== null;
+  }
+
   /** Whether this session's streams carry event ids (the client negotiated a revision that resumes them). */
   get resumable(): boolean {
     return this.version !== undefined && this.version >= RESUMABLE_SINCE;

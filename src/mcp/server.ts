@@ -48,6 +48,13 @@ export interface SessionState {
   saveSubscriptions(uris: string[]): Promise<void>;
   /** Set by buildMcpServer: resolves once the restored subscriptions are heard. */
   ready?: Promise<unknown>;
+  /**
+   * Set by buildMcpServer: adds subscriptions made through another instance's copy of the session (the endpoint
+   * calls it for sessions whose GET stream is open here, the stream their notifications go out on).
+   */
+  adopt?: (uris: string[]) => Promise<void>;
+  /** Set by buildMcpServer: takes the login binding as stored (changed by a call on another instance). */
+  syncLogin?: (login: string | undefined) => void;
 }
 
 /** Runs a method, turning its error into v1's McpError (the 2025 era keeps -32002 for a missing resource). */
@@ -77,7 +84,18 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
   // The subscribed URIs, kept here for the shared state (SessionSubscriptions keeps its own).
   const subscribed = new Set<string>();
   for (const uri of state?.subscriptions ?? []) subscribed.add(uri);
-  if (state) state.ready = Promise.all([...subscribed].map((uri) => subscriptions.add(uri)));
+  if (state) {
+    state.ready = Promise.all([...subscribed].map((uri) => subscriptions.add(uri)));
+    state.adopt = async (uris) => {
+      const added = uris.filter((uri) => !subscribed.has(uri));
+      for (const uri of added) subscribed.add(uri);
+      await Promise.all(added.map((uri) => subscriptions.add(uri)));
+    };
+    state.syncLogin = (login) => {
+      if (login) session.login = login;
+      else delete session.login;
+    };
+  }
   server.setRequestHandler(SubscribeRequestSchema, (req, extra) =>
     v1(async () => {
       await m.checkSubscribe(req.params.uri, creds(extra));

@@ -26,10 +26,16 @@ export interface SessionFactory {
 }
 
 /**
- * How long a held session is served from memory before its row is checked again (closed elsewhere, expired)
- * and marked seen: one awaited UPDATE per session per this interval, never one per request.
+ * How long a held session is served from memory before its row is read again (closed or expired elsewhere, a
+ * login or subscription made through another instance) and marked seen: one awaited read (and a write not
+ * waited for) per session per this interval, never one per request.
  */
-export const SHARED_CHECK_MS = 2000;
+export const SHARED_CHECK_MS = 1000;
+/**
+ * How often the sessions whose GET stream is open here read the subscriptions other instances' copies of them
+ * added (one read for all of them), so resource updates go out on the stream.
+ */
+export const ADOPT_MS = 1000;
 /** The ids this endpoint mints (UUIDs): any other id is unknown without a lookup. */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The id of the replayed initialize request of a rebuilt session (its answer is discarded). */
@@ -53,6 +59,7 @@ export interface StreamableOptions {
 interface Session {
   transport: HttpSessionTransport;
   server: Server;
+  state?: SessionState;
   /** When its row was last confirmed open (and marked seen). */
   checkedAt: number;
 }
@@ -70,6 +77,8 @@ export class StreamableHttpEndpoint {
   /** Rebuilds under way, so concurrent first requests on this instance share one. */
   private readonly restoring = new Map<string, Promise<Session | null>>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly adopter?: NodeJS.Timeout;
+  private adopting = false;
 
   constructor(
     private readonly factory: SessionFactory,
@@ -77,6 +86,27 @@ export class StreamableHttpEndpoint {
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, Math.max(1000, opts.idleMs / 2)));
     this.sweeper.unref();
+    if (opts.store) {
+      this.adopter = setInterval(() => void this.adopt(), ADOPT_MS);
+      this.adopter.unref();
+    }
+  }
+
+  /** Subscriptions made on other instances, for the sessions whose GET stream (their notifications' way out) is here. */
+  private async adopt(): Promise<void> {
+    const { store } = this.opts;
+    if (!store || this.adopting) return;
+    const streaming = [...this.sessions].filter(([, s]) => s.transport.streaming && s.state?.adopt);
+    if (streaming.length === 0) return;
+    this.adopting = true;
+    try {
+      const subs = await store.subscriptionsOf(streaming.map(([id]) => id));
+      await Promise.all(streaming.map(([id, s]) => (subs.has(id) ? s.state!.adopt!(subs.get(id)!) : undefined)));
+    } catch (err) {
+      this.opts.onStoreError?.(err);
+    } finally {
+      this.adopting = false;
+    }
   }
 
   get size(): number {
@@ -131,16 +161,20 @@ export class StreamableHttpEndpoint {
       const now = Date.now();
       if (!store || now - held.checkedAt < SHARED_CHECK_MS) return held;
       held.checkedAt = now;
-      let open = true;
       try {
-        open = await store.touch(id);
+        // Closed or expired elsewhere ends it here; a login or subscription made through another copy reaches this one.
+        const stored = await store.load(id);
+        if (!stored) {
+          await this.drop(id, false);
+          return null;
+        }
+        held.state?.syncLogin?.(stored.login);
+        await held.state?.adopt?.(stored.subscriptions);
       } catch (err) {
         // The database is unreachable: the copy held here goes on serving.
         this.opts.onStoreError?.(err);
       }
-      if (open) return held;
-      await this.drop(id, false);
-      return null;
+      return held;
     }
     if (!store || !SESSION_ID.test(id)) return null;
     let p = this.restoring.get(id);
@@ -247,7 +281,7 @@ export class StreamableHttpEndpoint {
     res.writeHead(200).end();
   }
 
-  private async open(id: string, toolsets: string[], stored?: StoredSession): Promise<Session & { state?: SessionState }> {
+  private async open(id: string, toolsets: string[], stored?: StoredSession): Promise<Session> {
     while (this.sessions.size >= this.opts.maxSessions) {
       const oldest = this.sessions.keys().next().value as string;
       // The cap ends the session (for every instance), as it did when sessions lived in one process.
@@ -304,6 +338,7 @@ export class StreamableHttpEndpoint {
   /** Stops this instance's copies; the sessions themselves live on in the store (a restart keeps them). */
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
+    if (this.adopter) clearInterval(this.adopter);
     await this.opts.modern?.close();
     await Promise.all([...this.sessions.keys()].map((id) => this.drop(id, false)));
   }

@@ -91,6 +91,22 @@ export class McpSessionStore {
     await this.db.run('UPDATE mcp_sessions SET subscriptions = ? WHERE id_hash = ?', [JSON.stringify(uris), hashOf(id)]);
   }
 
+  /** The subscribed URIs of open sessions among `ids`, by id (one read for all of them). */
+  async subscriptionsOf(ids: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    const byHash = new Map(ids.map((id) => [hashOf(id), id]));
+    const hashes = [...byHash.keys()];
+    for (let i = 0; i < hashes.length; i += 500) {
+      const part = hashes.slice(i, i + 500);
+      const rows = await this.db.all<{ id_hash: string; subscriptions: string }>(
+        `SELECT id_hash, subscriptions FROM mcp_sessions WHERE closed_at IS NULL AND id_hash IN (${part.map(() => '?').join(', ')})`,
+        part,
+      );
+      for (const r of rows) out.set(byHash.get(r.id_hash)!, JSON.parse(r.subscriptions));
+    }
+    return out;
+  }
+
   /** Ends the session for every instance; false when it was not open. */
   async close(id: string): Promise<boolean> {
     const r = await this.db.run('UPDATE mcp_sessions SET closed_at = ? WHERE id_hash = ? AND closed_at IS NULL AND seen_at > ?', [this.now(), hashOf(id), this.cutoff()]);

@@ -3,52 +3,22 @@
 // its limit under 50 concurrent calls, one compare-and-set of 20 wins, 1,000 durable delay jobs each run once
 // whichever instance claims them, a subscriptions/listen stream on one instance hears a write made on another,
 // and `kill -9` of one instance under write load loses no acknowledged write.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDb } from '../../src/store/postgres.js';
 import { eventually } from '../helpers/eventually.js';
 import { api, register, tempDir } from '../helpers/gateway.js';
 import { modernPost } from '../helpers/modern-mcp.js';
-import { MAIN } from '../helpers/paths.js';
 import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
-
-interface Instance {
-  child: ChildProcess;
-  url: string;
-}
+import { startInstance as startInstanceIn, type Instance } from './instances-harness.js';
 
 let server: TestPostgres;
 let dbUrl: string;
 let db: PgDb;
 const dataDir = tempDir();
 const instances: Instance[] = [];
-const OPERATOR = 'operator-token-for-multi-instance-tests';
 
-function startInstance(): Promise<Instance> {
-  const child = spawn(process.execPath, [MAIN, 'serve'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      GATEWAY_DATA_DIR: dataDir,
-      GATEWAY_DATABASE_URL: dbUrl,
-      GATEWAY_OPERATOR_TOKEN: OPERATOR,
-      GATEWAY_KEYS_PER_CLIENT_PER_DAY: '1000',
-      GATEWAY_MCP_CHANGE_POLL_MS: '50',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stderr!.on('data', (c: Buffer) => {
-      buf = (buf + c.toString()).slice(-20_000);
-      const m = /"url":"(http:[^"]+)".*"msg":"gateway ready"/.exec(buf);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`instance exited ${code}: ${buf}`)));
-  });
-}
+const startInstance = () => startInstanceIn(dbUrl, dataDir);
 
 let turn = 0;
 /** The next instance, round-robin, among those still alive. */
