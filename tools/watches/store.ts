@@ -55,7 +55,7 @@ export const renew = (q: Queryable, id: string, now: number, expiresAt: number) 
 export const recordCheck = (q: Queryable, id: string, c: { now: number; hash: string; artifactId: string | null; changed: boolean }) =>
   q.run(
     `UPDATE watches SET last_checked_at = ?, last_hash = ?, last_artifact_id = coalesce(?, last_artifact_id), last_error = NULL, consecutive_failures = 0,
-       checks = checks + 1, changes = changes + ?, last_changed_at = CASE WHEN ? THEN ? ELSE last_changed_at END WHERE id = ?`,
+       checks = checks + 1, changes = changes + ?, last_changed_at = CASE WHEN ? = 1 THEN ? ELSE last_changed_at END WHERE id = ?`,
     [c.now, c.hash, c.artifactId, c.changed ? 1 : 0, c.changed ? 1 : 0, c.now, id],
   );
 
