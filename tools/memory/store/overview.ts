@@ -31,10 +31,10 @@ export interface CardRow {
 const LIVE = '(expires_at IS NULL OR expires_at > ?)';
 
 export const recentEntries = (db: Db, agentId: string, now: number, limit: number) =>
-  db.all<CardRow>(`SELECT ${CARD_COLS} FROM memory_entries WHERE agent_id = ? AND ${LIVE} ORDER BY updated_at DESC LIMIT ?`, [agentId, now, limit]);
+  db.all<CardRow>(`SELECT ${CARD_COLS} FROM memory_entries WHERE agent_id = ? AND ${LIVE} ORDER BY updated_at DESC, id DESC LIMIT ?`, [agentId, now, limit]);
 
 export const pinnedEntries = (db: Db, agentId: string, now: number, limit: number) =>
-  db.all<CardRow>(`SELECT ${CARD_COLS} FROM memory_entries WHERE agent_id = ? AND pinned = 1 AND ${LIVE} ORDER BY updated_at DESC LIMIT ?`, [agentId, now, limit]);
+  db.all<CardRow>(`SELECT ${CARD_COLS} FROM memory_entries WHERE agent_id = ? AND pinned = 1 AND ${LIVE} ORDER BY updated_at DESC, id DESC LIMIT ?`, [agentId, now, limit]);
 
 /** Entries marked open: tagged todo/open/task, or a JSON value whose status says it is not done. */
 const OPEN = {
@@ -48,7 +48,7 @@ export const openItems = (db: Db, agentId: string, now: number, limit: number) =
   db.all<CardRow>(
     `SELECT ${CARD_COLS} FROM memory_entries WHERE agent_id = ? AND ${LIVE}
        AND ${OPEN[db.dialect]}
-     ORDER BY updated_at DESC LIMIT ?`,
+     ORDER BY updated_at DESC, id DESC LIMIT ?`,
     [agentId, now, limit],
   );
 
