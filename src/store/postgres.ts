@@ -6,6 +6,7 @@
 // act transactions (a ledger's "not captured yet, then capture") keep the meaning they have on SQLite. Statements
 // outside a transaction run at once, at READ COMMITTED; each is atomic on its own (ON CONFLICT, UPDATE … WHERE …).
 import pg from 'pg';
+import { GatewayError } from '../errors.js';
 import { ScopedStorage } from '../scoped-storage.js';
 import { BatchError, type BatchStatement, type Db, type Params, type Queryable, type RunResult } from './db.js';
 import { toPg } from './pg-sql.js';
@@ -26,6 +27,9 @@ const types = {
 /** The writers' lock: one transaction at a time holds it, across every instance on the database ('AGWW'). */
 const WRITE_LOCK = 0x41475757;
 const BEGIN_SERIALISED = `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
+
+/** SQLSTATE 22021, character_not_in_repertoire: "invalid byte sequence for encoding UTF8: 0x00". */
+const NUL_IN_TEXT = '22021';
 
 const INT8_OID = 20;
 const FLOAT8_OID = 701;
@@ -93,6 +97,10 @@ export class PgDb implements Db {
       if (!paramTypes) return await client.query<T & pg.QueryResultRow>(text, values as unknown[]);
       return await client.query<T & pg.QueryResultRow>({ text, values: values as unknown[], types: paramTypes as unknown as pg.CustomTypesConfig });
     } catch (err) {
+      // PostgreSQL's text cannot hold U+0000, which SQLite stores: a client's text with it is refused, not a 500.
+      if (err instanceof pg.DatabaseError && err.code === NUL_IN_TEXT) {
+        throw new GatewayError('validation_error', 'Text cannot contain the character U+0000 on this gateway (its database is PostgreSQL).');
+      }
       // The statement (never its values) goes with the error into the log, to find the SQL that failed.
       if (err instanceof pg.DatabaseError) Object.assign(err, { statement: text.replace(/\s+/g, ' ').slice(0, 400) });
       throw err;

@@ -71,6 +71,8 @@ describe.skipIf(!hasPostgres)('PgDb', () => {
       expect(isConstraintError(dup)).toBe(true);
       expect(isConstraintError(new Error('boom'))).toBe(false);
       await expect(db.run('SELECT no_such_column FROM v')).rejects.toThrow(/no_such_column/);
+      // Text with U+0000, which PostgreSQL's text cannot hold, is the client's error (a 422), not the database's.
+      await expect(db.run('INSERT INTO v (at, k) VALUES (?, ?)', [1, 'a\u0000b'])).rejects.toMatchObject({ code: 'validation_error', status: 422 });
     });
 
     it('serialises transactions across connections and instances, as SQLite’s one writer does: check-then-insert inserts once', async () => {

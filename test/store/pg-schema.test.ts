@@ -23,14 +23,13 @@ const EXTRA_INDEXES = ['memory_entries_fts', 'wall_posts_fts'];
 /** TEXT columns holding JSON that the gateway queries inside: JSONB in PostgreSQL (docs/decisions/postgres-schema.md). */
 const JSONB = new Set(
   [
-    'memory_entries.value', 'memory_entries.tags', 'memory_versions.value', 'memory_changes.value', 'memory_changes.tags',
-    'notifications.data', 'webhook_deliveries.attempts', 'wall_posts.topics', 'wall_posts.mention_ids',
+    'memory_entries.tags', 'memory_changes.tags', 'notifications.data', 'webhook_deliveries.attempts', 'wall_posts.topics', 'wall_posts.mention_ids',
   ],
 );
 /** TEXT columns holding documents stored and given back as written (key order, spacing): JSON in PostgreSQL. */
 const JSON_DOCS = new Set(
   [
-    'vault_entries.metadata', 'jobs.input', 'jobs.result', 'jobs.callback', 'handoffs.context', 'handoffs.result', 'handoffs.callback',
+    'memory_entries.value', 'memory_versions.value', 'memory_changes.value', 'vault_entries.metadata', 'jobs.input', 'jobs.result', 'jobs.callback', 'handoffs.context', 'handoffs.result', 'handoffs.callback',
     'a2a_tasks.status', 'a2a_tasks.history', 'a2a_tasks.artifacts', 'oauth_records.payload', 'orders.hold_data', 'orders.input', 'orders.result',
     'orders.usage',
   ],

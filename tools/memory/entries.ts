@@ -66,23 +66,11 @@ export interface PutResult {
   expires_at: string | null;
 }
 
-/**
- * PostgreSQL's JSONB refuses the character U+0000 in a string (`\u0000` in the JSON text, not after a backslash
- * of its own): refused as a 422 naming the field, rather than failing in the database. SQLite keeps it.
- */
-export function refuseNul(ctx: ToolContext, json: string, loc: (string | number)[]): void {
-  if (ctx.db.dialect !== 'postgres' || !/(?<!\\)(?:\\\\)*\\u0000/.test(json)) return;
-  throw new GatewayError('validation_error', 'This gateway stores memory in PostgreSQL, whose JSON cannot hold the character U+0000.', {
-    detail: [{ loc, msg: 'U+0000 cannot be stored', type: 'value_error' }],
-  });
-}
-
 /** Validates a write for the caller and builds its statement (bulk put sends many in one batch). */
 export function preparePut(ctx: ToolContext, target: Target, input: z.output<typeof PutInput>): PreparedPut {
   mustWrite(ctx, target);
   const scratch = target.access === 'scratchpad';
   const value = JSON.stringify(input.value);
-  refuseNul(ctx, value, ['value']);
   const size = Buffer.byteLength(value);
   const max = scratch ? SCRATCHPAD_MAX_VALUE_BYTES : ctx.config.memory.maxValueBytes;
   if (size > max) throw new GatewayError('payload_too_large', `The value is ${size} bytes; the limit here is ${max}.`, { extra: { limit: max, size } });

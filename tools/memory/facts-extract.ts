@@ -112,5 +112,6 @@ export function flattenText(value: unknown, limit = 64 * 1024): string {
     size += s.length;
   };
   walk(value);
-  return parts.join(' ').slice(0, limit);
+  // U+0000 is no word, and PostgreSQL's text cannot hold it: the search text has a space there.
+  return parts.join(' ').slice(0, limit).replaceAll('\u0000', ' ');
 }

@@ -5,7 +5,7 @@ import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { FileResult } from '../../src/registry/types.js';
 import { zodIssuesToDetail } from '../../src/registry/registry.js';
-import { putOne, refuseNul } from './entries.js';
+import { putOne } from './entries.js';
 import { flattenText } from './facts-extract.js';
 import { Key, Namespace, OwnerHandle, SCRATCHPAD, Tags, Visibility } from './limits.js';
 import { exportRows, getEntry, insertWithHistory } from './store/entries.js';
@@ -48,7 +48,6 @@ export const memoryExport = defineTool({
           pinned: r.pinned === 1,
           expires_at: iso(r.expires_at),
           created_at: iso(r.created_at),
-          // Named in order: PostgreSQL's JSONB gives an object's keys back in its own order.
           versions: (JSON.parse(r.versions) as { version: number; value: unknown; written_at: number }[]).map((v) => ({ version: v.version, value: v.value, written_at: iso(v.written_at) })),
         }),
       )
@@ -127,9 +126,7 @@ export const memoryImport = defineTool({
             createdAt: l.created_at ? Date.parse(l.created_at) : now,
           },
           versions.map((v, j) => {
-            const value = JSON.stringify(v.value);
-            refuseNul(ctx, value, ['jsonl', i, 'versions', j, 'value']);
-            return { version: v.version, value, text: flattenText(v.value), written_at: Date.parse(v.written_at) };
+            return { version: v.version, value: JSON.stringify(v.value), text: flattenText(v.value), written_at: Date.parse(v.written_at) };
           }),
         );
         counts.created++;

@@ -14,7 +14,7 @@ CREATE TABLE memory_entries (
   agent_id TEXT REFERENCES agents(id) ON DELETE CASCADE,
   namespace TEXT COLLATE "C" NOT NULL,  -- "C": compared and ordered by bytes, as SQLite's BINARY (lists, cursors, export)
   key TEXT COLLATE "C" NOT NULL,
-  value JSONB NOT NULL,
+  value JSON NOT NULL,
   text TEXT NOT NULL,            -- the value flattened to words, for full-text search and facts
   size BIGINT NOT NULL,          -- bytes of the JSON value (as the application wrote it)
   visibility TEXT NOT NULL DEFAULT 'private' CHECK (visibility IN ('private', 'public')),
@@ -37,7 +37,7 @@ CREATE INDEX memory_entries_written_by ON memory_entries (written_by);
 CREATE TABLE memory_versions (
   entry_id BIGINT NOT NULL REFERENCES memory_entries(id) ON DELETE CASCADE,
   version BIGINT NOT NULL,
-  value JSONB NOT NULL,
+  value JSON NOT NULL,
   size BIGINT NOT NULL,
   written_at BIGINT NOT NULL,
   written_by TEXT REFERENCES agents(id) ON DELETE SET NULL,
@@ -64,7 +64,7 @@ CREATE TABLE memory_changes (
   key TEXT NOT NULL,
   op TEXT NOT NULL CHECK (op IN ('put', 'delete', 'expire', 'forget')),
   version BIGINT NOT NULL,
-  value JSONB,
+  value JSON,
   visibility TEXT,
   tags JSONB,
   expires_at BIGINT,

@@ -186,7 +186,7 @@ export const usageOf = async (db: Db, agentId: string): Promise<{ entries: numbe
 const EXPORT_VERSIONS = {
   sqlite: `(SELECT json_group_array(json_object('version', v.version, 'value', json(v.value), 'written_at', v.written_at))
           FROM (SELECT version, value, written_at FROM memory_versions WHERE entry_id = e.id ORDER BY version) v)`,
-  postgres: `(SELECT coalesce(jsonb_agg(jsonb_build_object('version', v.version, 'value', v.value, 'written_at', v.written_at) ORDER BY v.version), '[]')
+  postgres: `(SELECT coalesce(json_agg(json_build_object('version', v.version, 'value', v.value, 'written_at', v.written_at) ORDER BY v.version), '[]')
           FROM memory_versions v WHERE v.entry_id = e.id)`,
 };
 

@@ -41,7 +41,7 @@ const OPEN = {
   sqlite: `(EXISTS (SELECT 1 FROM json_each(tags) WHERE value IN ('todo', 'open', 'task', 'open-item'))
             OR (json_valid(value) AND json_type(value) = 'object' AND json_extract(value, '$.status') IN ('open', 'todo', 'in_progress', 'blocked')))`,
   postgres: `(EXISTS (SELECT 1 FROM jsonb_array_elements_text(tags) AS t(value) WHERE t.value IN ('todo', 'open', 'task', 'open-item'))
-            OR (jsonb_typeof(value) = 'object' AND value ->> 'status' IN ('open', 'todo', 'in_progress', 'blocked')))`,
+            OR (json_typeof(value) = 'object' AND value ->> 'status' IN ('open', 'todo', 'in_progress', 'blocked')))`,
 };
 
 export const openItems = (db: Db, agentId: string, now: number, limit: number) =>
