@@ -36,12 +36,17 @@ export async function loadOrCreateWallet(dataDir: string, privateKey?: string): 
   const key = newPrivateKey();
   const address = addressOf(key);
   fs.mkdirSync(dataDir, { recursive: true });
-  // wx: never overwrite a wallet another process created a moment ago.
+  // Written whole to a file of its own, then linked into place: link never overwrites a wallet another process
+  // (another instance on a shared data directory) created a moment ago, and nobody ever reads a half-written one.
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify({ address, privateKey: key }), { mode: 0o600, flag: 'wx' });
   try {
-    fs.writeFileSync(file, JSON.stringify({ address, privateKey: key }), { mode: 0o600, flag: 'wx' });
+    fs.linkSync(tmp, file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateWallet(dataDir);
     throw err;
+  } finally {
+    fs.rmSync(tmp, { force: true });
   }
   return wallet(key, address, 'generated');
 }
