@@ -1,8 +1,9 @@
 // Several gateway instances on one PostgreSQL (issue 25): three processes of the built CLI, one database, one
 // shared data directory, requests spread round-robin. The database decides, so a monthly quota stops exactly at
 // its limit under 50 concurrent calls, one compare-and-set of 20 wins, 1,000 durable delay jobs each run once
-// whichever instance claims them, a subscriptions/listen stream on one instance hears a write made on another,
-// and `kill -9` of one instance under write load loses no acknowledged write.
+// whichever instance claims them, a subscriptions/listen stream on one instance hears a write made on another, a
+// cached context card is built again after a write on another instance, and `kill -9` of one instance under write
+// load loses no acknowledged write.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDb } from '../../src/store/postgres.js';
@@ -130,6 +131,19 @@ describe.skipIf(!hasPostgres)('three instances on one PostgreSQL', () => {
       await reader.cancel().catch(() => undefined);
       await pump;
     }
+  });
+
+  it('builds a context card again when the memory changed on another instance (no stale cache)', async () => {
+    const a = await register(next(), 'card-agent');
+    const [reader, writer] = [instances[0].url, instances[1].url];
+    expect((await api(writer, 'PUT', '/memory/notes/first', { secret: a.secret, body: { value: 'one' } })).status).toBe(200);
+    const c1 = await api(reader, 'GET', '/memory/context/card-agent', { secret: a.secret });
+    expect((await api(reader, 'GET', '/memory/context/card-agent', { secret: a.secret })).body.cached).toBe(true);
+    expect((await api(writer, 'PUT', '/memory/notes/second', { secret: a.secret, body: { value: 'two', pinned: true } })).status).toBe(200);
+    const c2 = await api(reader, 'GET', '/memory/context/card-agent', { secret: a.secret });
+    expect(c2.body.cached).toBe(false);
+    expect(c2.body.pinned.map((e: { key: string }) => e.key)).toEqual(['second']);
+    expect(c1.body.pinned).toEqual([]);
   });
 
   it('keeps every acknowledged write when one instance is killed with SIGKILL under write load', async () => {

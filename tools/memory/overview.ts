@@ -39,12 +39,18 @@ const preview = (value: string) => (value.length > PREVIEW ? `${value.slice(0, P
 const brief = (r: ov.CardRow) => ({ namespace: r.namespace, key: r.key, version: r.version, updated_at: iso(r.updated_at), preview: preview(r.value), tags: JSON.parse(r.tags) as string[] });
 
 type Card = Awaited<ReturnType<typeof buildCard>>;
-const cards = new WeakMap<object, Map<string, Card>>();
+/** A card with the owner's latest change-feed position when it was built: another gateway instance (or process)
+ * writing to the same database moves it, and the card is built again. */
+interface CachedCard {
+  card: Card;
+  seq: number;
+}
+const cards = new WeakMap<object, Map<string, CachedCard>>();
 
-function cacheFor(ctx: ToolContext): Map<string, Card> {
+function cacheFor(ctx: ToolContext): Map<string, CachedCard> {
   let m = cards.get(ctx.db);
   if (!m) {
-    const fresh = new Map<string, Card>();
+    const fresh = new Map<string, CachedCard>();
     cards.set(ctx.db, fresh);
     // Any write to an owner's memory (or an expiry sweep: ownerId null) makes its card stale.
     ctx.services.bus.on('memory:changed', ({ ownerId }) => (ownerId ? fresh.delete(ownerId) : fresh.clear()));
@@ -83,14 +89,15 @@ async function buildCard(ctx: ToolContext, agentId: string, handle: string) {
   };
 }
 
-/** The context card of the calling agent (cached until its memory changes). */
+/** The context card of the calling agent (cached until its memory changes, here or on another instance). */
 export async function contextCard(ctx: ToolContext): Promise<Card & { cached: boolean }> {
   const me = ctx.caller.agent!;
   const cache = cacheFor(ctx);
   const hit = cache.get(me.id);
-  if (hit) return { ...hit, cached: true };
+  const seq = await ov.latestChange(ctx.db, me.id);
+  if (hit && hit.seq === seq) return { ...hit.card, cached: true };
   const card = await buildCard(ctx, me.id, me.handle);
-  cache.set(me.id, card);
+  cache.set(me.id, { card, seq });
   return { ...card, cached: false };
 }
 

@@ -60,3 +60,7 @@ export const namespacesOf = (db: Db, agentId: string, now: number) =>
     `SELECT namespace, COUNT(*) AS entries, MAX(updated_at) AS updated_at FROM memory_entries WHERE agent_id = ? AND ${LIVE} GROUP BY namespace ORDER BY updated_at DESC`,
     [agentId, now],
   );
+
+/** The owner's latest position in the change feed (0 with none): it moves with every write, on any instance. */
+export const latestChange = async (db: Db, agentId: string): Promise<number> =>
+  (await db.get<{ s: number | null }>('SELECT max(seq) AS s FROM memory_changes WHERE agent_id = ?', [agentId]))?.s ?? 0;
