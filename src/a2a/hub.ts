@@ -4,7 +4,8 @@
 // a job finished there, a stream reopened here), so while anyone listens the hub polls the listened tasks' rows
 // and publishes what changed that its listeners were not told: new artifacts, then the new status. Each
 // listened task remembers the statuses and artifacts its listeners were shown, so an event published locally
-// and also read back from the row reaches them once.
+// and also read back from the row reaches them once. On PostgreSQL a NOTIFY from the writing instance wakes the
+// poll at once; the interval is what is left when a signal is lost.
 import type { StreamEvent, Task } from './types.js';
 
 type Listener = (e: StreamEvent) => void;
@@ -25,6 +26,8 @@ export interface TaskPoller {
   final(row: PolledTask): boolean;
   intervalMs: number;
   onError(err: unknown): void;
+  /** Wakes the poll at once when another instance changed a task (PostgreSQL's NOTIFY); returns its stop. */
+  signal?(wake: () => void): Promise<() => void>;
 }
 
 interface Shown {
@@ -39,6 +42,7 @@ export class TaskHub {
   /** Per listened task, what its listeners were shown (only once a stream showed them the task). */
   private readonly shown = new Map<string, Shown>();
   private timer: NodeJS.Timeout | null = null;
+  private unsignal: Promise<() => void> | null = null;
   private polling = false;
 
   constructor(private readonly poller?: TaskPoller) {}
@@ -51,6 +55,7 @@ export class TaskHub {
     if (this.poller && !this.timer) {
       this.timer = setInterval(() => void this.poll(), this.poller.intervalMs);
       this.timer.unref();
+      this.unsignal = this.poller.signal?.(() => void this.poll()).catch((err) => (this.poller!.onError(err), () => undefined)) ?? null;
     }
     return () => {
       set.delete(l);
@@ -60,6 +65,8 @@ export class TaskHub {
         if (this.listeners.size === 0 && this.timer) {
           clearInterval(this.timer);
           this.timer = null;
+          void this.unsignal?.then((stop) => stop());
+          this.unsignal = null;
         }
       }
     };

@@ -34,6 +34,8 @@ export const isFinal = (state: TaskState, waiting: Waiting | null): boolean => i
 
 /** How often listened tasks' rows are read for changes made by another gateway instance (hub.ts). */
 export const TASK_POLL_MS = 500;
+/** The NOTIFY channel of a2a_tasks writes (pg-migrations/027_change_signals.sql). */
+const A2A_TASKS_CHANNEL = 'gw_a2a_tasks';
 
 export class TaskService {
   readonly hub: TaskHub;
@@ -43,6 +45,7 @@ export class TaskService {
       read: (ids) => d.db.all<PolledTask>(`SELECT id, context_id, state, status, artifacts, waiting_ref FROM a2a_tasks WHERE id IN (${ids.map(() => '?').join(', ')})`, ids),
       final: (row) => isFinal(row.state as TaskState, row.waiting_ref ? { kind: 'job', ref: row.waiting_ref } : null),
       onError: (err) => d.log.warn({ err }, 'a2a: reading listened tasks failed'),
+      ...(d.db.listen ? { signal: (wake: () => void) => d.db.listen!(A2A_TASKS_CHANNEL, wake) } : {}),
     });
   }
 

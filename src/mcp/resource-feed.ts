@@ -1,17 +1,22 @@
 // Resource changes for MCP subscribers, whichever gateway process made them: while anyone listens, the feed polls
 // the database's change logs (store/resource-changes.ts: memory's own change feed, and the log of the rest) and hands each changed URI to its listeners. It is the
 // `ServerEventBus` of SDK v2's subscriptions/listen streams (2026-07-28) and the source of the 2025 sessions'
-// notifications/resources/updated. It does not poll when no one listens.
+// notifications/resources/updated. It does not poll when no one listens. On PostgreSQL, the writer's NOTIFY wakes
+// it at once; the interval is then only the fallback for a lost signal.
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Db } from '../store/db.js';
 import { changeLogEnds, memoryChangesSince, resourceChangesSince, type ChangeCursor } from '../store/resource-changes.js';
 
 const BATCH = 500;
+/** The NOTIFY channel of memory_changes and resource_changes writes (pg-migrations/027_change_signals.sql). */
+const RESOURCE_CHANGES_CHANNEL = 'gw_resource_changes';
 
 export class ResourceFeed implements ServerEventBus {
   private readonly listeners = new Set<(e: ServerEvent) => void>();
   private cursor: ChangeCursor = { memory: 0, other: 0 };
   private timer: NodeJS.Timeout | null = null;
+  /** PostgreSQL: the NOTIFY of a change log write wakes the poll at once (the interval is the fallback). */
+  private unsignal: Promise<() => void> | null = null;
   private polling: Promise<void> | null = null;
   private starting: Promise<void> | null = null;
 
@@ -58,6 +63,7 @@ export class ResourceFeed implements ServerEventBus {
         this.cursor = ends;
         this.timer ??= setInterval(() => void this.poll(), this.pollMs);
         this.timer.unref();
+        this.unsignal ??= this.db.listen?.(RESOURCE_CHANGES_CHANNEL, () => void this.poll()).catch((err) => (this.onError(err), () => undefined)) ?? null;
       })
       .catch(this.onError)
       .finally(() => (this.starting = null));
@@ -66,6 +72,8 @@ export class ResourceFeed implements ServerEventBus {
   private stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    void this.unsignal?.then((stop) => stop());
+    this.unsignal = null;
   }
 
   /** One poll at a time; a slow one makes the next tick skip rather than pile up. */

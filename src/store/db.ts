@@ -66,6 +66,12 @@ export interface Db extends Queryable {
   readonly path: string;
   /** Which SQL the database speaks, for the few statements that differ (full-text search, JSON functions). */
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Calls `fn` when another connection (another instance) signals `channel` (PostgreSQL's LISTEN/NOTIFY), and after
+   * a reconnect, when signals may have been missed; returns the function that stops it. Absent on SQLite, whose
+   * readers poll. A signal carries no data: the listener reads what changed.
+   */
+  listen?(channel: string, fn: () => void): Promise<() => void>;
 }
 
 /**

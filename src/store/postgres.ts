@@ -9,6 +9,7 @@ import pg from 'pg';
 import { GatewayError } from '../errors.js';
 import { ScopedStorage } from '../scoped-storage.js';
 import { BatchError, type BatchStatement, type Db, type Params, type Queryable, type RunResult } from './db.js';
+import { PgListener } from './pg-listener.js';
 import { toPg } from './pg-sql.js';
 
 // Numbers as SQLite gives them: BIGINT and COUNT(*) (int8), SUM of BIGINT (numeric) as JS numbers; JSON columns as
@@ -70,16 +71,21 @@ export class PgDb implements Db {
   private readonly scope = new ScopedStorage<TxState>();
   private closed = false;
 
+  private readonly listener: PgListener;
+
   private constructor(
     readonly path: string,
     readonly pool: pg.Pool,
-  ) {}
+    url: string,
+  ) {
+    this.listener = new PgListener({ connectionString: url });
+  }
 
   static async open(url: string, opts: PgOptions = {}): Promise<PgDb> {
     const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types });
     // An idle client's error (the server restarted) must not take the process down; the next query reconnects.
     pool.on('error', () => undefined);
-    const db = new PgDb(redact(url), pool);
+    const db = new PgDb(redact(url), pool, url);
     await db.get('SELECT 1');
     return db;
   }
@@ -207,9 +213,15 @@ export class PgDb implements Db {
     await this.client().query(sql);
   }
 
+  /** LISTEN/NOTIFY (pg-listener.ts): `fn` runs when any connection to the database runs NOTIFY `channel`. */
+  listen(channel: string, fn: () => void): Promise<() => void> {
+    return this.listener.listen(channel, fn);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.listener.close();
     await this.pool.end();
   }
 }

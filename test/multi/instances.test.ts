@@ -19,7 +19,8 @@ let db: PgDb;
 const dataDir = tempDir();
 const instances: Instance[] = [];
 
-const startInstance = () => startInstanceIn(dbUrl, dataDir);
+// The change feed's poll is slowed to a minute: a listen stream hears another instance's write by its NOTIFY.
+const startInstance = () => startInstanceIn(dbUrl, dataDir, { GATEWAY_MCP_CHANGE_POLL_MS: '60000' });
 
 let turn = 0;
 /** The next instance, round-robin, among those still alive. */
@@ -106,7 +107,7 @@ describe.skipIf(!hasPostgres)('three instances on one PostgreSQL', () => {
     expect(runs).toEqual([{ attempts: 1, n: 1000 }]);
   }, 180_000);
 
-  it('streams a change made on one instance to a subscriptions/listen stream held by another', async () => {
+  it('streams a change made on one instance to a subscriptions/listen stream held by another, woken by its NOTIFY', async () => {
     const a = await register(next(), 'listen-agent');
     const uri = 'memory://listen-agent/notes/today';
     const [holder, writer] = [instances[0].url, instances[1].url];

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgDb } from '../../src/store/postgres.js';
+import { eventually } from '../helpers/eventually.js';
 import { migrate } from '../../src/store/migrate.js';
 import { SqliteDb } from '../../src/store/sqlite.js';
 import { Database } from '../../src/store/sqlite-driver.js';
@@ -305,6 +307,9 @@ async function runBoth(c: Case) {
   }
 }
 
+/** Triggers only PostgreSQL has: NOTIFY to other instances (027_change_signals). */
+const PG_SIGNALS = ['memory_changes_signal', 'resource_changes_signal', 'a2a_tasks_signal'];
+
 describe.skipIf(!hasPostgres)('PostgreSQL triggers behave as the SQLite ones (differential)', () => {
   it('every SQLite trigger has a PostgreSQL trigger of the same name and a case below', async () => {
     const lite = new Database(image);
@@ -314,8 +319,36 @@ describe.skipIf(!hasPostgres)('PostgreSQL triggers behave as the SQLite ones (di
     await tmpl.connect();
     const pgNames = (await tmpl.query("SELECT t.tgname AS name FROM pg_trigger t WHERE NOT t.tgisinternal ORDER BY 1")).rows.map((r) => r.name as string);
     await tmpl.end();
-    expect(pgNames.sort()).toEqual([...names].sort());
+    // PostgreSQL alone signals other instances (027_change_signals: NOTIFY, tested below).
+    expect(pgNames.filter((n) => !PG_SIGNALS.includes(n)).sort()).toEqual([...names].sort());
+    expect(pgNames.filter((n) => PG_SIGNALS.includes(n)).sort()).toEqual([...PG_SIGNALS].sort());
     expect([...new Set(cases.flatMap((c) => c.triggers))].sort()).toEqual([...names].sort());
+  });
+
+  it('signals other instances after a committed write to a change log or an A2A task (LISTEN/NOTIFY), never after a rollback', async () => {
+    await admin.query('CREATE DATABASE signals TEMPLATE tmpl');
+    const db = await PgDb.open(server.url.replace(/\/gateway$/, '/signals'));
+    const heard = { changes: 0, tasks: 0 };
+    const stops = [await db.listen('gw_resource_changes', () => heard.changes++), await db.listen('gw_a2a_tasks', () => heard.tasks++)];
+    try {
+      await db.run("INSERT INTO resource_changes (scheme, agent_id, path) VALUES ('artifact', NULL, 'x')");
+      await eventually(async () => expect(heard.changes).toBe(1));
+      await db.transaction(async (t) => {
+        await t.run("INSERT INTO resource_changes (scheme, agent_id, path) VALUES ('artifact', NULL, 'y')");
+        await t.run("INSERT INTO resource_changes (scheme, agent_id, path) VALUES ('artifact', NULL, 'z')");
+      });
+      await eventually(async () => expect(heard.changes).toBe(2)); // one per transaction
+      await db.transaction(async (t) => {
+        await t.run("INSERT INTO resource_changes (scheme, agent_id, path) VALUES ('artifact', NULL, 'gone')");
+        throw new Error('rolled back');
+      }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(heard.changes).toBe(2);
+      expect(heard.tasks).toBe(0);
+    } finally {
+      for (const stop of stops) stop();
+      await db.close();
+    }
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
