@@ -9,7 +9,7 @@ import { social } from './scenarios/social.js';
 import { conversation } from './scenarios/conversation.js';
 import { browse } from './scenarios/browse.js';
 
-const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work, tools, artifacts, social, conversation, browse, 'gen-image': async () => (await import('./scenarios/gen-image.js')).genImage(), research: async () => (await import('./scenarios/research.js')).research(), commercial: async () => (await import('./scenarios/commercial.js')).commercial(), extract: async () => (await import('./scenarios/extract.js')).extract(), review: async () => (await import('./scenarios/review.js')).reviewBench(), seo: async () => (await import('./scenarios/seo.js')).seo(), tracing: async () => (await import('./scenarios/tracing.js')).tracing() };
+const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work, tools, artifacts, social, conversation, browse, 'gen-image': async () => (await import('./scenarios/gen-image.js')).genImage(), research: async () => (await import('./scenarios/research.js')).research(), commercial: async () => (await import('./scenarios/commercial.js')).commercial(), extract: async () => (await import('./scenarios/extract.js')).extract(), review: async () => (await import('./scenarios/review.js')).reviewBench(), seo: async () => (await import('./scenarios/seo.js')).seo(), tracing: async () => (await import('./scenarios/tracing.js')).tracing(), postgres: async () => (await import('./scenarios/postgres.js')).postgres() };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
