@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDb } from '../../src/store/postgres.js';
+import { POSTS_PER_MINUTE } from '../../tools/wall/limits.js';
 import { eventually } from '../helpers/eventually.js';
 import { api, register, tempDir } from '../helpers/gateway.js';
 import { modernPost } from '../helpers/modern-mcp.js';
@@ -68,6 +69,14 @@ describe.skipIf(!hasPostgres)('three instances on one PostgreSQL', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(30);
     expect(new Set(statuses.filter((s) => s !== 200))).toEqual(new Set([402]));
     expect((await db.get<{ used: number }>("SELECT used FROM key_usage WHERE key_id = ? AND scope = '*'", [id]))!.used).toBe(quota);
+  });
+
+  it('counts a per-handle rate window across the instances: exactly its limit of concurrent wall posts passes', async () => {
+    const a = await register(next(), 'burst-agent');
+    const posts = await Promise.all(Array.from({ length: POSTS_PER_MINUTE + 6 }, (_, i) => api(next(), 'POST', '/wall', { secret: a.secret, body: { text: `burst number ${i}` } })));
+    const statuses = posts.map((p) => p.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(POSTS_PER_MINUTE);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(6);
   });
 
   it('lets exactly one of 20 concurrent compare-and-set writes through', async () => {

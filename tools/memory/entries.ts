@@ -5,7 +5,7 @@ import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import type { BatchStatement, Queryable } from '../../src/store/db.js';
-import { RateWindow } from '../../src/rate-window.js';
+import { sharedRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
 import { mustWrite, notFound, readsAll, resolveTarget, type Target } from './access.js';
 import { flattenText } from './facts-extract.js';
 import {
@@ -23,14 +23,14 @@ import { noteRead } from './reads.js';
 import * as store from './store/entries.js';
 import { decodeCursor, encodeCursor, iso, shapeEntry } from './shape.js';
 
-const scratchpadLimits = new WeakMap<object, RateWindow>();
+const scratchpadLimits = new WeakMap<object, SharedRateWindow>();
 
 /** The database refused a new key beyond the agent's entry limit (trigger memory_entries_limit). */
 const isEntryLimit = (err: unknown): boolean => err instanceof Error && err.message.includes('memory_entry_limit');
 
-function scratchpadWindow(ctx: ToolContext): RateWindow {
+function scratchpadWindow(ctx: ToolContext): SharedRateWindow {
   let w = scratchpadLimits.get(ctx.db);
-  if (!w) scratchpadLimits.set(ctx.db, (w = new RateWindow(SCRATCHPAD_WRITES_PER_HOUR, 3600_000, ctx.clock)));
+  if (!w) scratchpadLimits.set(ctx.db, (w = sharedRateWindow(ctx.db, 'scratchpad', SCRATCHPAD_WRITES_PER_HOUR, 3600_000, ctx.clock)));
   return w;
 }
 
@@ -149,7 +149,7 @@ export const memoryPut = defineTool({
   handler: async (input, ctx) => {
     const target = await resolveTarget(ctx, input.namespace, input.handle);
     if (target.access === 'scratchpad') {
-      const wait = scratchpadWindow(ctx).take(ctx.services.clientKey(ctx.caller.credentials.ip));
+      const wait = await scratchpadWindow(ctx).take(ctx.services.clientKey(ctx.caller.credentials.ip));
       if (wait) throw new GatewayError('rate_limited', `Scratchpad writes are limited to ${SCRATCHPAD_WRITES_PER_HOUR} per hour per client.`, { headers: { 'Retry-After': String(wait) } });
     }
     const out = await putOne(ctx, target, input);

@@ -6,7 +6,7 @@ import { CREDENTIAL_REFUSED, holdsCredential } from '../../src/auth/secrets.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
-import { RateWindow } from '../../src/rate-window.js';
+import { sharedRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
 import { HandleRef } from '../identity/handles.js';
 import { agentByHandle } from '../identity/store.js';
 import { SelfHandle } from './self-handle.js';
@@ -18,12 +18,12 @@ export const SUBJECT_MAX = 200;
 export const BODY_MAX = 20_000;
 export const MAIL_PER_HOUR = 60;
 
-const windows = new WeakMap<object, RateWindow>();
+const windows = new WeakMap<object, SharedRateWindow>();
 
-function takeMailSlot(ctx: ToolContext, handle: string): void {
+async function takeMailSlot(ctx: ToolContext, handle: string): Promise<void> {
   let w = windows.get(ctx.db);
-  if (!w) windows.set(ctx.db, (w = new RateWindow(MAIL_PER_HOUR, 3600_000, ctx.clock)));
-  const wait = w.take(handle);
+  if (!w) windows.set(ctx.db, (w = sharedRateWindow(ctx.db, 'mail', MAIL_PER_HOUR, 3600_000, ctx.clock)));
+  const wait = await w.take(handle);
   if (wait) throw new GatewayError('rate_limited', `Mail is limited to ${MAIL_PER_HOUR} messages an hour per handle.`, { headers: { 'Retry-After': String(wait) } });
 }
 
@@ -75,7 +75,7 @@ export const mailSend = defineTool({
     const to = await agentByHandle(ctx.db, input.to);
     if (!to) throw new GatewayError('not_found', `No agent has the handle "${input.to}".`);
     if (to.id === me.id) throw invalid('to', 'you cannot mail yourself (keep notes in memory)');
-    takeMailSlot(ctx, me.handle);
+    await takeMailSlot(ctx, me.handle);
     const id = await insertMail(ctx.db, { fromId: me.id, toId: to.id, subject, body, now: ctx.clock.now() });
     try {
       await notify(ctx, to.id, { kind: 'mail', title: `Mail from @${me.handle}${subject ? `: ${subject.slice(0, 80)}` : ''}`, data: { from: me.handle, mail_id: id } });

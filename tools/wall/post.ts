@@ -7,7 +7,7 @@ import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { aliasOf } from '../../src/registry/field-alias.js';
 import type { ToolContext } from '../../src/registry/types.js';
-import { RateWindow } from '../../src/rate-window.js';
+import { sharedRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
 import { notify } from '../notifications/index.js';
 import { award, utcDay } from '../xp/award.js';
 import { checkBadges, type Metric } from '../xp/badges.js';
@@ -17,14 +17,17 @@ import { agentsByHandles, insertPost, postLink, postsJson } from './store/posts.
 import { charCount, mentionCandidates, plainText, topicsOf } from './text.js';
 import { kickIndexer } from './indexer.js';
 
-const windows = new WeakMap<object, RateWindow[]>();
+const windows = new WeakMap<object, SharedRateWindow[]>();
 
-/** Posting limits per handle: a burst window and an hourly one (in-process, like the scratchpad's). */
-function takePostSlot(ctx: ToolContext, handle: string): void {
+/** Posting limits per handle: a burst window and an hourly one (shared by the instances on one database). */
+async function takePostSlot(ctx: ToolContext, handle: string): Promise<void> {
   let w = windows.get(ctx.db);
-  if (!w) windows.set(ctx.db, (w = [new RateWindow(POSTS_PER_MINUTE, 60_000, ctx.clock), new RateWindow(POSTS_PER_HOUR, 3600_000, ctx.clock)]));
+  if (!w) {
+    w = [sharedRateWindow(ctx.db, 'wall-minute', POSTS_PER_MINUTE, 60_000, ctx.clock), sharedRateWindow(ctx.db, 'wall-hour', POSTS_PER_HOUR, 3600_000, ctx.clock)];
+    windows.set(ctx.db, w);
+  }
   for (const win of w) {
-    const wait = win.take(handle);
+    const wait = await win.take(handle);
     if (wait) {
       throw new GatewayError('rate_limited', `Posting is limited to ${POSTS_PER_MINUTE} posts a minute and ${POSTS_PER_HOUR} an hour per handle.`, {
         headers: { 'Retry-After': String(wait) },
@@ -62,7 +65,7 @@ export async function createPost(ctx: ToolContext, input: PostInput) {
   }
   if (input.kind === 'answer' && input.reply_to === undefined) throw invalid('reply_to', 'an answer replies to a post: give reply_to');
   const [parent, quoted] = await Promise.all([linked(ctx, input.reply_to, 'reply to'), linked(ctx, input.quote_of, 'quote')]);
-  takePostSlot(ctx, me.handle);
+  await takePostSlot(ctx, me.handle);
   const candidates = mentionCandidates(text);
   const found = new Map((await agentsByHandles(ctx.db, candidates)).map((a) => [a.handle, a]));
   const mentioned = candidates.flatMap((h) => (found.has(h) && h !== me.handle ? [found.get(h)!] : [])).slice(0, MENTIONS_MAX);

@@ -1,0 +1,35 @@
+// A rate window every gateway instance on one database counts together. On PostgreSQL the hits are rows
+// (rate_hits) and a take is one transaction, which the driver serialises across instances, so count-then-record
+// is exact however many instances share the database. On SQLite (one machine) the in-process RateWindow counts,
+// as before: several processes on one file may each allow a burst.
+import { createHash } from 'node:crypto';
+import type { Clock } from './clock.js';
+import { RateWindow } from './rate-window.js';
+import type { Db } from './store/db.js';
+
+export interface SharedRateWindow {
+  /** Records a hit for `key` if allowed; resolves 0 when allowed, else the seconds to wait. */
+  take(key: string): Promise<number>;
+}
+
+/** Hits older than this are deleted by any take (the longest window in use is an hour). */
+const KEEP_MS = 24 * 3600_000;
+
+export function sharedRateWindow(db: Db, name: string, limit: number, windowMs: number, clock: Clock): SharedRateWindow {
+  if (db.dialect === 'sqlite') {
+    const local = new RateWindow(limit, windowMs, clock);
+    return { take: (key) => Promise.resolve(local.take(key)) };
+  }
+  return {
+    take: (key) =>
+      db.transaction(async (tx) => {
+        const now = clock.now();
+        const hashed = createHash('sha256').update(`${name}\u0000${key}`).digest('base64url');
+        await tx.run('DELETE FROM rate_hits WHERE at <= ?', [now - KEEP_MS]);
+        const row = await tx.get<{ n: number; first: number | null }>('SELECT COUNT(*) AS n, MIN(at) AS first FROM rate_hits WHERE key = ? AND at > ?', [hashed, now - windowMs]);
+        if (row && row.n >= limit) return Math.max(1, Math.ceil((row.first! + windowMs - now) / 1000));
+        await tx.run('INSERT INTO rate_hits (key, at) VALUES (?, ?)', [hashed, now]);
+        return 0;
+      }),
+  };
+}
