@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from './clock.js';
 import { RateWindow } from './rate-window.js';
 import type { Db } from './store/db.js';
+import { takeHit } from './store/rate-hits.js';
 
 export interface SharedRateWindow {
   /** Records a hit for `key` if allowed; resolves 0 when allowed, else the seconds to wait. */
@@ -25,11 +26,8 @@ export function sharedRateWindow(db: Db, name: string, limit: number, windowMs: 
       db.transaction(async (tx) => {
         const now = clock.now();
         const hashed = createHash('sha256').update(`${name}\u0000${key}`).digest('base64url');
-        await tx.run('DELETE FROM rate_hits WHERE at <= ?', [now - KEEP_MS]);
-        const row = await tx.get<{ n: number; first: number | null }>('SELECT COUNT(*) AS n, MIN(at) AS first FROM rate_hits WHERE key = ? AND at > ?', [hashed, now - windowMs]);
-        if (row && row.n >= limit) return Math.max(1, Math.ceil((row.first! + windowMs - now) / 1000));
-        await tx.run('INSERT INTO rate_hits (key, at) VALUES (?, ?)', [hashed, now]);
-        return 0;
+        const first = await takeHit(tx, { key: hashed, now, windowMs, limit, keepBefore: now - KEEP_MS });
+        return first === null ? 0 : Math.max(1, Math.ceil((first + windowMs - now) / 1000));
       }),
   };
 }

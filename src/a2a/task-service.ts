@@ -42,7 +42,7 @@ export class TaskService {
   constructor(private readonly d: TaskServiceDeps) {
     this.hub = new TaskHub({
       intervalMs: TASK_POLL_MS,
-      read: (ids) => d.db.all<PolledTask>(`SELECT id, context_id, state, status, artifacts, waiting_ref FROM a2a_tasks WHERE id IN (${ids.map(() => '?').join(', ')})`, ids),
+      read: (ids) => store.polledTasks<PolledTask>(d.db, ids),
       final: (row) => isFinal(row.state as TaskState, row.waiting_ref ? { kind: 'job', ref: row.waiting_ref } : null),
       onError: (err) => d.log.warn({ err }, 'a2a: reading listened tasks failed'),
       ...(d.db.listen ? { signal: (wake: () => void) => d.db.listen!(A2A_TASKS_CHANNEL, wake) } : {}),

@@ -4,7 +4,7 @@
 // Exit codes: 0 copied and verified, 1 refused or failed (the message says why), 2 bad arguments.
 import { parseArgs } from 'node:util';
 import { databaseFile } from '../paths.js';
-import { copyStore, CopyStoreError } from './copy-store.js';
+import { copyStore, CopyStoreError } from '../store/copy-store.js';
 
 export const MIGRATE_STORE_USAGE = `Usage: agent-gateway migrate-store --from <sqlite data dir> --to <postgres url>
 

@@ -67,3 +67,7 @@ export const contextTasks = (q: Queryable, contextId: string, agentId: string | 
      ORDER BY created_at DESC LIMIT ?3`,
     [contextId, agentId, limit],
   );
+
+/** The rows of listened tasks as the task hub's poll reads them (src/a2a/hub.ts), for moves made elsewhere. */
+export const polledTasks = <T>(q: Queryable, ids: string[]) =>
+  q.all<T>(`SELECT id, context_id, state, status, artifacts, waiting_ref FROM a2a_tasks WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);

@@ -48,11 +48,6 @@ export function storeEnv(dataDir: string): Record<string, string> {
   return { GATEWAY_DATABASE_URL: url.toString() };
 }
 
-/** The data directory's PostgreSQL database under GATEWAY_TEST_STORE=postgres, else undefined (see storeEnv). */
-export async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
-  return storeEnv(dataDir).GATEWAY_DATABASE_URL;
-}
-
 export async function startGateway(
   opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock; additions?: CatalogAdditions } = {},
 ): Promise<TestGateway> {

@@ -15,7 +15,7 @@ import { deletePost, indexBatch, insertPost, listPostsJson, postsJson, searchPos
 import { buildTopicPage } from '../../tools/wall/store/topic-pages.js';
 import { topTopics } from '../../tools/wall/store/topics.js';
 import { appendLedger, existingAwards } from '../../tools/xp/store.js';
-import { testDatabaseUrl, tempDir } from '../helpers/gateway.js';
+import { storeEnv, tempDir } from '../helpers/gateway.js';
 import { migratedDb, type MigratedDb } from '../helpers/migrated-db.js';
 import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
@@ -54,7 +54,7 @@ describe.skipIf(!hasPostgres)('wall JSON on SQLite and PostgreSQL', () => {
   let ids: Record<string, number>;
   beforeAll(async () => {
     lite = await migratedDb();
-    let url = await testDatabaseUrl(dir);
+    let url = storeEnv(dir).GATEWAY_DATABASE_URL;
     if (!url) {
       server = await startPostgres();
       url = await server.createDatabase('wall_json');

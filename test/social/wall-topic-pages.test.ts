@@ -9,7 +9,7 @@ import { insertPost, listPostsJson, type NewPost } from '../../tools/wall/store/
 import { buildTopicPage, KEPT_LIMIT, keptTopicPage, markOtherBases, staleCount, storeTopicPages } from '../../tools/wall/store/topic-pages.js';
 import { pruneTopicCounts } from '../../tools/wall/store/topics.js';
 import { buildStalePages } from '../../tools/wall/topic-pages.js';
-import { api, register, startGateway, testDatabaseUrl, type TestGateway } from '../helpers/gateway.js';
+import { api, register, startGateway, storeEnv, type TestGateway } from '../helpers/gateway.js';
 import { migratedDb } from '../helpers/migrated-db.js';
 
 const BASE = 'https://gw.example/wall/';
@@ -256,7 +256,7 @@ describe('kept topic pages through the API', () => {
   async function keptPage() {
     // A connection of its own to the gateways' database (their SQLite file, or their PostgreSQL database).
     const { openDatabase } = await import('../../src/store/open.js');
-    const db = await openDatabase({ dataDir: gw.dataDir, database: { url: await testDatabaseUrl(gw.dataDir), poolSize: 2 } });
+    const db = await openDatabase({ dataDir: gw.dataDir, database: { url: storeEnv(gw.dataDir).GATEWAY_DATABASE_URL, poolSize: 2 } });
     try {
       for (let i = 0; i < 200; i++) {
         for (const g of [gw, other]) {

@@ -13,10 +13,10 @@ import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
-import { readMigrations } from '../store/migrate.js';
-import { migratePostgres, PG_MIGRATIONS_DIR } from '../store/pg-migrate.js';
-import { PgDb } from '../store/postgres.js';
-import { Database } from '../store/sqlite-driver.js';
+import { readMigrations } from './migrate.js';
+import { migratePostgres, PG_MIGRATIONS_DIR } from './pg-migrate.js';
+import { PgDb } from './postgres.js';
+import { Database } from './sqlite-driver.js';
 import { catalog, checkEmpty, clearSeeds, CopyStoreError, quote, type Column, type Kind, type Table } from './copy-catalog.js';
 
 export { CopyStoreError };
