@@ -25,6 +25,7 @@ const EnvSchema = z.object({
   GATEWAY_DATA_DIR: z.string().min(1).default('./data'),
   GATEWAY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
   GATEWAY_DATABASE_POOL: z.coerce.number().int().min(1).max(200).default(10),
+  GATEWAY_DATABASE_PREPARED: z.coerce.number().int().min(0).max(10_000).default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GATEWAY_EGRESS_ALLOW: list.transform((entries, ctx) => {
     try {
@@ -106,7 +107,7 @@ export interface Config {
   baseUrlFromListen: boolean;
   dataDir: string;
   /** PostgreSQL (GATEWAY_DATABASE_URL) shared by every instance, or, without a URL, SQLite in dataDir. */
-  database: { url?: string; poolSize: number };
+  database: { url?: string; poolSize: number; preparedStatements: number };
   logLevel: string;
   egressAllow: string[];
   mcpToolsets: string[];
@@ -248,7 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl: (e.GATEWAY_BASE_URL ?? `http://${hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     baseUrlFromListen: !e.GATEWAY_BASE_URL,
     dataDir: path.resolve(e.GATEWAY_DATA_DIR),
-    database: { url: e.GATEWAY_DATABASE_URL, poolSize: e.GATEWAY_DATABASE_POOL },
+    database: { url: e.GATEWAY_DATABASE_URL, poolSize: e.GATEWAY_DATABASE_POOL, preparedStatements: e.GATEWAY_DATABASE_PREPARED },
     logLevel: e.LOG_LEVEL,
     egressAllow: e.GATEWAY_EGRESS_ALLOW,
     mcpToolsets: e.GATEWAY_MCP_TOOLSETS,

@@ -1,33 +1,39 @@
 // A rate window every gateway instance on one database counts together. On PostgreSQL the hits are rows
-// (rate_hits) and a take is one transaction, which the driver serialises across instances, so count-then-record
-// is exact however many instances share the database. On SQLite (one machine) the in-process RateWindow counts,
+// (rate_hits) and a take is one transaction holding its key's lock across instances (TxOptions.lockKey), so
+// count-then-record is exact however many instances share the database, and other keys' takes run beside it. On SQLite (one machine) the in-process RateWindow counts,
 // as before: several processes on one file may each allow a burst.
 import { createHash } from 'node:crypto';
 import type { Clock } from './clock.js';
 import { RateWindow } from './rate-window.js';
 import type { Db } from './store/db.js';
-import { takeHit } from './store/rate-hits.js';
+import { pruneHits, takeHit } from './store/rate-hits.js';
 
 export interface SharedRateWindow {
   /** Records a hit for `key` if allowed; resolves 0 when allowed, else the seconds to wait. */
   take(key: string): Promise<number>;
 }
 
-/** Hits older than this are deleted by any take (the longest window in use is an hour). */
+/** Hits older than this are deleted, whatever their key (the longest window in use is an hour)… */
 const KEEP_MS = 24 * 3600_000;
+/** …by a take at most this often per instance (a take drops its own key's old hits each time). */
+const PRUNE_EVERY_MS = 60_000;
 
 export function sharedRateWindow(db: Db, name: string, limit: number, windowMs: number, clock: Clock): SharedRateWindow {
   if (db.dialect === 'sqlite') {
     const local = new RateWindow(limit, windowMs, clock);
     return { take: (key) => Promise.resolve(local.take(key)) };
   }
+  let prunedAt = 0;
   return {
-    take: (key) =>
-      db.transaction(async (tx) => {
-        const now = clock.now();
-        const hashed = createHash('sha256').update(`${name}\u0000${key}`).digest('base64url');
-        const first = await takeHit(tx, { key: hashed, now, windowMs, limit, keepBefore: now - KEEP_MS });
-        return first === null ? 0 : Math.max(1, Math.ceil((first + windowMs - now) / 1000));
-      }),
+    async take(key) {
+      const now = clock.now();
+      if (now - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = now;
+        await pruneHits(db, now - KEEP_MS);
+      }
+      const hashed = createHash('sha256').update(`${name}\u0000${key}`).digest('base64url');
+      const first = await db.transaction((tx) => takeHit(tx, { key: hashed, now, windowMs, limit }), { lockKey: `rate:${hashed}` });
+      return first === null ? 0 : Math.max(1, Math.ceil((first + windowMs - now) / 1000));
+    },
   };
 }

@@ -249,7 +249,7 @@ async function measure(store: Store, pg?: TestPostgres): Promise<Figures> {
   const loadavg = [`start ${load()}`];
   try {
     gws.push(await startGateway(env, dataDir)); // migrates
-    db = await openDatabase({ dataDir, database: { url, poolSize: 4 } });
+    db = await openDatabase({ dataDir, database: { url, poolSize: 4, preparedStatements: 0 } });
     const memorySecrets = await seedAgents(db, 'bench-mem-', MEMORY_AGENTS);
     const wallOne = await seedAgents(db, 'bench-w1-', WALL_AGENTS);
     const wallTwo = await seedAgents(db, 'bench-w2-', WALL_AGENTS);

@@ -44,17 +44,30 @@ export class BatchError extends Error {
   }
 }
 
+/**
+ * `lockKey`: the transaction's check-then-act concerns only rows that this key's transactions change (one rate
+ * window's hits, one agent's XP), so it need wait only for transactions of the same key and for those without a
+ * key, and runs beside the other keys'. On PostgreSQL that is a lock of the key beside a shared hold of the
+ * writers' lock; SQLite's one writer serialises every transaction anyway. A nested transaction joins the outer
+ * one and takes no lock of its own, so a keyed transaction must not call code that checks then acts on other rows.
+ */
+export interface TxOptions {
+  lockKey?: string;
+}
+
 export interface Db extends Queryable {
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
-   * Transactions are serialised, so statements of `fn` never interleave with another transaction's.
+   * Transactions are serialised, so statements of `fn` never interleave with another transaction's
+   * (with `lockKey`, with another of the same key: TxOptions).
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TxOptions): Promise<T>;
   /**
    * Runs statements all or nothing without a round trip between them: each result is its rows (`rows`) or
    * its RunResult. A failure rejects with a BatchError naming the statement. Inside a transaction it joins it.
+   * `opts` as for transaction().
    */
-  batch(stmts: BatchStatement[]): Promise<unknown[]>;
+  batch(stmts: BatchStatement[], opts?: TxOptions): Promise<unknown[]>;
   /**
    * Runs `fn` outside any transaction context, for work that merely starts from inside one (a timer, a
    * queue kick) and must queue behind it rather than join it.

@@ -12,7 +12,8 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'database'>)
   // Transactions and batches become spans while tracing is on (src/tracing/db.ts); a null check while it is off.
   if (!config.database.url) return traceDb(await SqliteDb.open(databaseFile(config.dataDir)));
   const { PgDb } = await import('./postgres.js');
-  return traceDb(await PgDb.open(config.database.url, { max: config.database.poolSize }));
+  const { poolSize: max, preparedStatements } = config.database;
+  return traceDb(await PgDb.open(config.database.url, { max, preparedStatements }));
 }
 
 /** Applies the pending migrations of the database's dialect; returns the schema version in force. */

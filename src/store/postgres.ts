@@ -5,12 +5,14 @@
 // by a transaction-scoped advisory lock taken first, as SQLite's one writer serialises them: the stores' check-then-
 // act transactions (a ledger's "not captured yet, then capture") keep the meaning they have on SQLite. Statements
 // outside a transaction run at once, at READ COMMITTED; each is atomic on its own (ON CONFLICT, UPDATE … WHERE …).
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { GatewayError } from '../errors.js';
 import { ScopedStorage } from '../scoped-storage.js';
-import { BatchError, type BatchStatement, type Db, type Params, type Queryable, type RunResult } from './db.js';
+import { BatchError, type BatchStatement, type Db, type Params, type Queryable, type RunResult, type TxOptions } from './db.js';
 import { PgListener } from './pg-listener.js';
 import { toPg } from './pg-sql.js';
+import { StatementNames } from './pg-statements.js';
 
 // Numbers as SQLite gives them: BIGINT and COUNT(*) (int8), SUM of BIGINT (numeric) as JS numbers; JSON columns as
 // their text, which the stores parse as they parse SQLite's TEXT.
@@ -28,6 +30,13 @@ const types = {
 /** The writers' lock: one transaction at a time holds it, across every instance on the database ('AGWW'). */
 const WRITE_LOCK = 0x41475757;
 const BEGIN_SERIALISED = `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
+/**
+ * A keyed transaction (TxOptions.lockKey) holds the writers' lock shared, so it waits for unkeyed transactions and
+ * they for it, and its key's lock ('AGWK' and the key's hash) exclusively. A hash collision only serialises two keys.
+ */
+const KEY_LOCKS = 0x4147574b;
+const beginKeyed = (key: string) =>
+  `BEGIN; SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK}), pg_advisory_xact_lock(${KEY_LOCKS}, ${createHash('sha1').update(key).digest().readInt32BE(0)})`;
 
 /** SQLSTATE 22021, character_not_in_repertoire: "invalid byte sequence for encoding UTF8: 0x00". */
 const NUL_IN_TEXT = '22021';
@@ -62,6 +71,8 @@ interface TxState {
 export interface PgOptions {
   /** Pool size (connections this instance may hold). */
   max?: number;
+  /** How many distinct statements each connection may keep prepared (0: none); GATEWAY_DATABASE_PREPARED. */
+  preparedStatements?: number;
 }
 
 const first = <T>(rows: T[]): T | undefined => rows[0];
@@ -72,20 +83,23 @@ export class PgDb implements Db {
   private closed = false;
 
   private readonly listener: PgListener;
+  private readonly statements: StatementNames;
 
   private constructor(
     readonly path: string,
     readonly pool: pg.Pool,
     url: string,
+    preparedStatements: number,
   ) {
     this.listener = new PgListener({ connectionString: url });
+    this.statements = new StatementNames(preparedStatements);
   }
 
   static async open(url: string, opts: PgOptions = {}): Promise<PgDb> {
     const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types });
     // An idle client's error (the server restarted) must not take the process down; the next query reconnects.
     pool.on('error', () => undefined);
-    const db = new PgDb(redact(url), pool, url);
+    const db = new PgDb(redact(url), pool, url, opts.preparedStatements ?? 500);
     await db.get('SELECT 1');
     return db;
   }
@@ -99,9 +113,10 @@ export class PgDb implements Db {
     if (this.closed) throw new Error('database is closed');
     const { text, values } = toPg(sql, params);
     const paramTypes = numberTypes(values);
+    const name = this.statements.nameFor(text, paramTypes);
     try {
-      if (!paramTypes) return await client.query<T & pg.QueryResultRow>(text, values as unknown[]);
-      return await client.query<T & pg.QueryResultRow>({ text, values: values as unknown[], types: paramTypes as unknown as pg.CustomTypesConfig });
+      if (!paramTypes && !name) return await client.query<T & pg.QueryResultRow>(text, values as unknown[]);
+      return await client.query<T & pg.QueryResultRow>({ name, text, values: values as unknown[], types: (paramTypes ?? undefined) as unknown as pg.CustomTypesConfig });
     } catch (err) {
       // PostgreSQL's text cannot hold U+0000, which SQLite stores: a client's text with it is refused, not a 500.
       if (err instanceof pg.DatabaseError && err.code === NUL_IN_TEXT) {
@@ -147,7 +162,7 @@ export class PgDb implements Db {
     };
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TxOptions): Promise<T> {
     const outer = this.current();
     if (outer) return this.savepoint(outer, fn);
     if (this.closed) throw new Error('database is closed');
@@ -155,7 +170,7 @@ export class PgDb implements Db {
     const state: TxState = { client, open: true, savepoints: 0 };
     let broken = false;
     try {
-      await client.query(BEGIN_SERIALISED);
+      await client.query(opts?.lockKey === undefined ? BEGIN_SERIALISED : beginKeyed(opts.lockKey));
       return await this.scope.run(state, async () => {
         let out: T;
         try {
@@ -190,7 +205,7 @@ export class PgDb implements Db {
   }
 
   /** All or nothing; inside a transaction, a savepoint of it. */
-  batch(stmts: BatchStatement[]): Promise<unknown[]> {
+  batch(stmts: BatchStatement[], opts?: TxOptions): Promise<unknown[]> {
     return this.transaction(async (tx) => {
       const out: unknown[] = [];
       for (const [index, s] of stmts.entries()) {
@@ -204,7 +219,7 @@ export class PgDb implements Db {
         out.push(result);
       }
       return out;
-    });
+    }, opts);
   }
 
   /** Several statements separated by semicolons, no parameters (migrations). */

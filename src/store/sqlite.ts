@@ -5,7 +5,7 @@
 // implement it later.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BatchStatement, Db, Params, Queryable, ReadOptions, RunResult } from './db.js';
+import type { BatchStatement, Db, Params, Queryable, ReadOptions, RunResult, TxOptions } from './db.js';
 import { HelperThreads, type HelperOptions } from './helper-threads.js';
 import { Connection } from './sqlite-connection.js';
 import { TxScope } from './tx-scope.js';
@@ -99,14 +99,15 @@ export class SqliteDb implements Db {
   }
 
   /** Statements applied all or nothing in one message to the writer (group-committed like one statement). */
-  batch(list: BatchStatement[]): Promise<unknown[]> {
+  batch(list: BatchStatement[], _opts?: TxOptions): Promise<unknown[]> {
     const stmts = () => list.map((s) => this.writer.statement(s.sql, s.params, s.rows === true || s.expectRow === true, s.expectRow));
     if (this.scope.isInside()) return this.writer.request({ op: 'tx-batch', stmts: stmts() }, true);
     if (this.closed) return Promise.reject(new Error('database is closed'));
     return this.writer.request({ op: 'batch', stmts: stmts() });
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  /** TxOptions change nothing here: the one writer serialises every transaction. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, _opts?: TxOptions): Promise<T> {
     // Nested inside another transaction: a savepoint, so its failure undoes only its own writes.
     if (this.scope.isInside()) return this.savepoint(fn);
     if (this.closed) return Promise.reject(new Error('database is closed'));

@@ -256,7 +256,7 @@ describe('kept topic pages through the API', () => {
   async function keptPage() {
     // A connection of its own to the gateways' database (their SQLite file, or their PostgreSQL database).
     const { openDatabase } = await import('../../src/store/open.js');
-    const db = await openDatabase({ dataDir: gw.dataDir, database: { url: storeEnv(gw.dataDir).GATEWAY_DATABASE_URL, poolSize: 2 } });
+    const db = await openDatabase({ dataDir: gw.dataDir, database: { url: storeEnv(gw.dataDir).GATEWAY_DATABASE_URL, poolSize: 2, preparedStatements: 0 } });
     try {
       for (let i = 0; i < 200; i++) {
         for (const g of [gw, other]) {

@@ -98,6 +98,63 @@ describe.skipIf(!hasPostgres)('PgDb', () => {
         await other.close();
       }
     });
+    it('runs keyed transactions of different keys side by side, and one key’s, or a keyed and an unkeyed one, one after the other', async () => {
+      const other = await PgDb.open(url);
+      try {
+        // Each records when it started and ended; with a 40 ms hold, overlap shows whether the two ran at once.
+        const spans: Record<string, [number, number]> = {};
+        const hold = (d: PgDb, name: string, key?: string) =>
+          d.transaction(async (t) => {
+            const start = Date.now();
+            await t.get('SELECT 1');
+            await new Promise((r) => setTimeout(r, 40));
+            spans[name] = [start, Date.now()];
+          }, key === undefined ? undefined : { lockKey: key });
+        const overlap = (a: string, b: string) => spans[a][0] < spans[b][1] && spans[b][0] < spans[a][1];
+        await Promise.all([hold(db, 'a', 'rate:one'), hold(other, 'b', 'rate:two')]);
+        expect(overlap('a', 'b')).toBe(true);
+        await Promise.all([hold(db, 'c', 'rate:one'), hold(other, 'd', 'rate:one')]);
+        expect(overlap('c', 'd')).toBe(false);
+        await Promise.all([hold(db, 'e', 'rate:one'), hold(other, 'f')]);
+        expect(overlap('e', 'f')).toBe(false);
+        // A keyed check-then-insert on one key, from two instances at once, inserts once.
+        const checkThenInsert = (d: PgDb, k: string) =>
+          d.transaction(async (t) => {
+            const there = await t.get("SELECT 1 AS x FROM v WHERE k LIKE 'keyed-%'");
+            await new Promise((r) => setTimeout(r, 30));
+            if (!there) await t.run('INSERT INTO v (at, k) VALUES (?, ?)', [4, k]);
+          }, { lockKey: 'keyed' });
+        await Promise.all([checkThenInsert(db, 'keyed-a'), checkThenInsert(other, 'keyed-b'), db.batch([{ sql: "INSERT INTO v (at, k) VALUES (5, 'batch-keyed')" }], { lockKey: 'keyed' })]);
+        expect((await db.all("SELECT k FROM v WHERE k LIKE 'keyed-%'")).length).toBe(1);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('prepares statements by text and parameter types, and runs those past its bound unprepared', async () => {
+      // One connection, so the statements it prepared are those pg_prepared_statements lists.
+      const small = await PgDb.open(url, { max: 1, preparedStatements: 2 });
+      try {
+        // The same text with a number, then with text, where the type decides the comparison: each keeps its own.
+        for (let i = 0; i < 3; i++) {
+          expect(await small.get('SELECT CASE WHEN ? < ? THEN 1 ELSE 0 END AS lt', [9, 10])).toEqual({ lt: 1 });
+          expect(await small.get('SELECT CASE WHEN ? < ? THEN 1 ELSE 0 END AS lt', ['9', '10'])).toEqual({ lt: 0 });
+        }
+        // Past the bound of two: still answered, and the connection holds only the two it named.
+        for (let i = 0; i < 5; i++) expect(await small.get(`SELECT ? + ${i} AS n`, [1])).toEqual({ n: 1 + i });
+        const prepared = await small.transaction((t) => t.all<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE name LIKE 'gw_%'"));
+        expect(prepared).toHaveLength(2);
+        const none = await PgDb.open(url, { max: 1, preparedStatements: 0 });
+        try {
+          await none.get('SELECT ? + 1 AS n', [1]);
+          expect(await none.transaction((t) => t.all("SELECT name FROM pg_prepared_statements WHERE name LIKE 'gw_%'"))).toEqual([]);
+        } finally {
+          await none.close();
+        }
+      } finally {
+        await small.close();
+      }
+    });
   });
 
   describe('migrations', () => {

@@ -77,7 +77,9 @@ export async function award(ctx: XpContext, agentId: string, awards: Award[]): P
       gained = got.length ? points : 0;
     }
     return { added, inviters };
-  });
+    // Keyed by the agent: its awards are serialised, and the inviters' rows it touches are guarded by the
+    // ledger's uniqueness (one invitee_active per invitee), not by reading first.
+  }, { lockKey: `xp:${agentId}` });
   remember(ctx.db, agentId, items.map((i) => awardKey(i.rule, i.ref)));
   if (added.length) await checkBadges(ctx, agentId, ['xp', 'level', ...added.flatMap((a) => metricsOf(a.rule))]);
   for (const inv of inviters) await checkBadges(ctx, inv, ['xp', 'level', 'invitees_active']);

@@ -284,7 +284,8 @@ export async function indexBatch(db: Db, limit: number): Promise<number> {
     // Topic pages now list these posts: a page cached before this batch (page-cache.ts) must not be served.
     { sql: `UPDATE wall_counters SET n = n + 1 WHERE name = 'version' AND ${top} IS NOT NULL`, params: [limit] },
     { sql: `UPDATE wall_counters SET n = ${top} WHERE name = 'fts_indexed' AND ${top} IS NOT NULL`, params: [limit] },
-  ])) as { n: number }[][];
+    // Keyed: batches wait for each other by the mark's row lock, not for every other transaction's check.
+  ], { lockKey: 'wall-index' })) as { n: number }[][];
   return results[pg ? 1 : 0][0].n;
 }
 
