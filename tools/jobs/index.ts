@@ -6,6 +6,7 @@ import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { DurableWork, ToolContext, WorkState } from '../../src/registry/types.js';
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
+import type { TxOptions } from '../../src/store/db.js';
 import type { WorkerContext } from '../../src/workers.js';
 import { notify } from '../notifications/index.js';
 import { deliveriesOf, newWebhookSecret, scheduleWebhook, secretForAgent } from '../webhooks/index.js';
@@ -38,6 +39,12 @@ export const JOB_MENU = [
   { type: 'fetch_bundle', description: `Fetch up to ${BUNDLE_MAX_URLS} URLs (4 at a time, 1 MB each, through the egress guard) into one JSON artifact.`, limits: { max_urls: BUNDLE_MAX_URLS, per_url_bytes: 1024 * 1024 } },
   { type: 'delay', description: 'A durable timer: the job finishes when its time comes, across restarts.', limits: { max_seconds: DELAY_MAX_SECONDS } },
 ];
+
+/**
+ * A job's transactions check only through guarded statements (finish and cancel update a row still queued or
+ * running), so they are keyed by the job (TxOptions): they wait for each other, not for other areas' transactions.
+ */
+const jobLock = (id: string): TxOptions => ({ lockKey: `job:${id}` });
 
 export const pollUrl = (ctx: { config: { baseUrl: string } }, id: string): string => `${ctx.config.baseUrl}/jobs/${id}`;
 
@@ -116,10 +123,11 @@ export const jobCreate = defineTool({
     const anonSecret = input.callback_url && !agentId ? newWebhookSecret() : null;
     const dueAt = input.type === 'delay' ? now + input.seconds! * 1000 : now;
     const { callback_url: _c, type: _t, ...params } = input;
+    // Keyed by the job: both rows or neither, and nothing read first, so no other transaction need wait.
     await ctx.db.transaction(async (tx) => {
       await store.insertJob(tx, { id, agent_id: agentId, type: input.type, input: JSON.stringify(params), callback_url: input.callback_url ?? null, callback_secret: anonSecret, created_at: now, due_at: dueAt });
       await ctx.services.scheduler.enqueue('job', id, dueAt, tx);
-    });
+    }, jobLock(id));
     return {
       job_id: id,
       type: input.type,
@@ -161,7 +169,7 @@ export const jobCancel = defineTool({
       const ok = await store.cancelJob(tx, j.id, ctx.clock.now());
       if (ok) await ctx.services.scheduler.cancel('job', j.id, tx);
       return ok;
-    });
+    }, jobLock(j.id));
     if (!canceled) throw new GatewayError('conflict', `The job is ${j.status}; only a queued job can be canceled.`, { extra: { status: j.status } });
     ctx.services.bus.emit('job:updated', { jobId: j.id, status: 'canceled' });
     return describeJob(ctx, (await store.jobById(ctx.db, j.id))!);
@@ -180,7 +188,7 @@ async function finish(ctx: WorkerContext, j: store.JobRow, status: 'succeeded' |
       await scheduleWebhook(ctx, { source: 'job', ref: j.id, agentId: j.agent_id, url: j.callback_url, body, secret }, tx);
     }
     return true;
-  });
+  }, jobLock(j.id));
   if (changed) ctx.services.bus.emit('job:updated', { jobId: j.id, status });
 }
 

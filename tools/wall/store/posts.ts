@@ -16,9 +16,9 @@ export interface NewPost {
 const INSERT_POST = {
   sqlite: `INSERT INTO wall_posts (agent_id, handle, kind, text, topics, reply_to, quote_of, thread_root, created_at, mention_ids)
       VALUES (?1, (SELECT handle FROM agents WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id`,
-  // The indexer's mark is read FOR SHARE: an index batch (which takes it FOR UPDATE first) waits for posts being
-  // written, so one whose id was handed out before a higher one's but commits after it is never skipped. SQLite
-  // has one writer: its posts are committed in id order.
+  // The indexer's mark is read FOR SHARE, before the post takes its id: an index batch's ceiling (indexBatch, read
+  // with the mark FOR UPDATE) waits for posts being written, so one whose id was handed out before a higher one's
+  // but commits after it is never skipped. SQLite has one writer: its posts are committed in id order.
   postgres: `INSERT INTO wall_posts (agent_id, handle, kind, text, topics, reply_to, quote_of, thread_root, created_at, mention_ids)
       SELECT ?1, (SELECT handle FROM agents WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
       FROM wall_counters WHERE name = 'fts_indexed' FOR SHARE RETURNING id`,
@@ -255,38 +255,56 @@ export async function searchPosts(db: Db, match: string, limit: number) {
  * so indexing once is enough; topic rows go in topic order, so each topic's pages are touched once a batch.
  */
 export async function indexBatch(db: Db, limit: number): Promise<number> {
-  // The range [mark, top]: the next `limit` posts after the indexed mark. Every statement works it out again
-  // (the batch holds the writer, so it is the same each time) and the first reports it.
-  const mark = "(SELECT n FROM wall_counters WHERE name = 'fts_indexed')";
-  const top = `(SELECT MAX(id) FROM (SELECT id FROM wall_posts WHERE id > ${mark} ORDER BY id LIMIT ?1) AS next_)`;
-  const range = `p.id > ${mark} AND p.id <= ${top}`;
   const pg = db.dialect === 'postgres';
-  const results = (await db.batch([
-    // PostgreSQL: posts are written concurrently; the mark FOR UPDATE waits for those in flight (insertPost reads
-    // it FOR SHARE) and holds new ones back until the batch commits, as SQLite's writer does.
-    ...(pg ? [{ sql: "SELECT n FROM wall_counters WHERE name = 'fts_indexed' FOR UPDATE", rows: true }] : []),
-    { sql: `SELECT COUNT(*) AS n FROM (SELECT id FROM wall_posts WHERE id > ${mark} ORDER BY id LIMIT ?1) AS next_`, params: [limit], rows: true },
-    // OR IGNORE: posts written before migration 014 got their topic rows on insert.
-    pg
-      ? {
-          sql: `INSERT INTO wall_post_topics (topic, post_id, hour)
+  // PostgreSQL: posts are written concurrently, so a post whose id was handed out before a higher one's may commit
+  // after it. The mark read FOR UPDATE waits for the posts in flight (insertPost reads it FOR SHARE and takes its
+  // id after that), so every id up to the highest committed one before the wait is committed once it returns:
+  // that is the batch's ceiling. Taken in its own statement, the lock holds posts back for that wait only, not
+  // for the batch (SQLite's one writer commits posts in id order and needs no ceiling).
+  let ceiling = '';
+  const params: number[] = [limit];
+  if (pg) {
+    const row = await db.get<{ top: number | null }>("SELECT (SELECT MAX(id) FROM wall_posts) AS top FROM wall_counters WHERE name = 'fts_indexed' FOR UPDATE");
+    if (row?.top == null) return 0;
+    ceiling = ' AND id <= ?2';
+    params.push(row.top);
+  }
+  // The range [mark, top]: the next `limit` posts after the indexed mark. Every statement works it out again
+  // (batches wait for each other, so it is the same each time) and the first reports it.
+  const mark = "(SELECT n FROM wall_counters WHERE name = 'fts_indexed')";
+  const next = `SELECT id FROM wall_posts WHERE id > ${mark}${ceiling} ORDER BY id LIMIT ?1`;
+  const top = `(SELECT MAX(id) FROM (${next}) AS next_)`;
+  const range = `p.id > ${mark} AND p.id <= ${top}`;
+  const results = (await db.batch(
+    [
+      { sql: `SELECT COUNT(*) AS n FROM (${next}) AS next_`, params, rows: true },
+      // OR IGNORE: posts written before migration 014 got their topic rows on insert.
+      pg
+        ? {
+            sql: `INSERT INTO wall_post_topics (topic, post_id, hour)
         SELECT j.value, p.id, p.created_at / 3600000 FROM wall_posts p CROSS JOIN jsonb_array_elements_text(p.topics) AS j(value) WHERE ${range} ORDER BY j.value, p.id
         ON CONFLICT DO NOTHING`,
-          params: [limit],
-        }
-      : {
-          sql: `INSERT OR IGNORE INTO wall_post_topics (topic, post_id, hour)
+            params,
+          }
+        : {
+            sql: `INSERT OR IGNORE INTO wall_post_topics (topic, post_id, hour)
         SELECT j.value, p.id, p.created_at / 3600000 FROM wall_posts p, json_each(p.topics) j WHERE ${range} ORDER BY j.value, p.id`,
-          params: [limit],
-        },
-    // PostgreSQL: the post's own row holds its search column (wall_posts.fts), filled by its INSERT.
-    ...(pg ? [] : [{ sql: `INSERT INTO wall_fts (rowid, text) SELECT p.id, p.text FROM wall_posts p WHERE ${range}`, params: [limit] }]),
-    // Topic pages now list these posts: a page cached before this batch (page-cache.ts) must not be served.
-    { sql: `UPDATE wall_counters SET n = n + 1 WHERE name = 'version' AND ${top} IS NOT NULL`, params: [limit] },
-    { sql: `UPDATE wall_counters SET n = ${top} WHERE name = 'fts_indexed' AND ${top} IS NOT NULL`, params: [limit] },
-    // Keyed: batches wait for each other by the mark's row lock, not for every other transaction's check.
-  ], { lockKey: 'wall-index' })) as { n: number }[][];
-  return results[pg ? 1 : 0][0].n;
+            params,
+          },
+      // PostgreSQL: the post's own row holds its search column (wall_posts.fts), filled by its INSERT. Its mark is
+      // locked here, before the version: a post locks them in that order too (the mark FOR SHARE, then its
+      // trigger's version bump), so the two never wait for each other crosswise.
+      pg
+        ? { sql: "SELECT n FROM wall_counters WHERE name = 'fts_indexed' FOR UPDATE", rows: true }
+        : { sql: `INSERT INTO wall_fts (rowid, text) SELECT p.id, p.text FROM wall_posts p WHERE ${range}`, params },
+      // Topic pages now list these posts: a page cached before this batch (page-cache.ts) must not be served.
+      { sql: `UPDATE wall_counters SET n = n + 1 WHERE name = 'version' AND ${top} IS NOT NULL`, params },
+      { sql: `UPDATE wall_counters SET n = ${top} WHERE name = 'fts_indexed' AND ${top} IS NOT NULL`, params },
+    ],
+    // Keyed: batches of several instances wait for each other, not for every other transaction's check.
+    { lockKey: 'wall-index' },
+  )) as { n: number }[][];
+  return results[0][0].n;
 }
 
 /** True (1) while posts wait for the search and topic indexes. */
