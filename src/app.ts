@@ -39,6 +39,7 @@ import type { Db } from './store/db.js';
 import { dropValueSamples } from './store/planner-stats.js';
 import { setSetting } from './store/settings.js';
 import type { Worker } from './workers.js';
+import { createRetentionWorker } from './retention.js';
 import { buildInfrastructure, type Infrastructure } from './services.js';
 import { migrateDatabase, openDatabase } from './store/open.js';
 import { SqliteDb } from './store/sqlite.js';
@@ -151,7 +152,7 @@ export class Gateway {
     registry.setChargeStep(infra.billing);
     infra.usage.attach(registry);
     registry.add(...allTools, ...(opts.additions?.tools ?? []));
-    const workers = createWorkers();
+    const workers = [...createWorkers(), createRetentionWorker()];
     for (const w of workers) w.start({ db, clock, config, log, services: infra.services });
     for (const k of createWorkKinds()) infra.services.scheduler.register(k);
     infra.services.scheduler.start();

@@ -6,9 +6,12 @@ import { validateAllowList } from './egress/address-policy.js';
 import { ENTITLEMENT_ENV, entitlementSettings, type EntitlementSettings } from './billing/entitlements/config.js';
 import { COMMERCIAL_ENV, commercialSettings, type CommercialSettings } from './commerce/config.js';
 import { TRACING_ENV, tracingSettings, type TracingSettings } from './tracing/config.js';
+import type { RetainedRecord } from './store/retention.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
+/** Days a finished record is kept (src/retention.ts); 0 keeps it for ever. */
+const retentionDays = z.coerce.number().int().min(0).max(36_500);
 const list = z
   .string()
   .default('')
@@ -26,6 +29,10 @@ const EnvSchema = z.object({
   GATEWAY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
   GATEWAY_DATABASE_POOL: z.coerce.number().int().min(1).max(200).default(10),
   GATEWAY_DATABASE_PREPARED: z.coerce.number().int().min(0).max(10_000).default(500),
+  GATEWAY_RETAIN_A2A_TASKS_DAYS: retentionDays.default(7),
+  GATEWAY_RETAIN_JOBS_DAYS: retentionDays.default(30),
+  GATEWAY_RETAIN_DELIVERIES_DAYS: retentionDays.default(30),
+  GATEWAY_RETAIN_NOTIFICATIONS_DAYS: retentionDays.default(90),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GATEWAY_EGRESS_ALLOW: list.transform((entries, ctx) => {
     try {
@@ -98,6 +105,8 @@ const EnvSchema = z.object({
 
 export type Env = z.input<typeof EnvSchema>;
 
+export type RetentionDays = Record<RetainedRecord, number>;
+
 export interface Config {
   port: number;
   host: string;
@@ -108,6 +117,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL (GATEWAY_DATABASE_URL) shared by every instance, or, without a URL, SQLite in dataDir. */
   database: { url?: string; poolSize: number; preparedStatements: number };
+  /** Days finished per-request records are kept before the retention worker deletes them (0: for ever). */
+  retention: RetentionDays;
   logLevel: string;
   egressAllow: string[];
   mcpToolsets: string[];
@@ -250,6 +261,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrlFromListen: !e.GATEWAY_BASE_URL,
     dataDir: path.resolve(e.GATEWAY_DATA_DIR),
     database: { url: e.GATEWAY_DATABASE_URL, poolSize: e.GATEWAY_DATABASE_POOL, preparedStatements: e.GATEWAY_DATABASE_PREPARED },
+    retention: {
+      a2a_tasks: e.GATEWAY_RETAIN_A2A_TASKS_DAYS,
+      jobs: e.GATEWAY_RETAIN_JOBS_DAYS,
+      webhook_deliveries: e.GATEWAY_RETAIN_DELIVERIES_DAYS,
+      notifications: e.GATEWAY_RETAIN_NOTIFICATIONS_DAYS,
+    },
     logLevel: e.LOG_LEVEL,
     egressAllow: e.GATEWAY_EGRESS_ALLOW,
     mcpToolsets: e.GATEWAY_MCP_TOOLSETS,

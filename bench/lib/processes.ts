@@ -42,9 +42,9 @@ const stopper = (child: ChildProcess) => () =>
   });
 
 /** A baseline script from bench/servers printing `READY <port>`. */
-export async function startScript(file: string): Promise<Running> {
+export async function startScript(file: string, env: Record<string, string> = {}): Promise<Running> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'servers', file)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'servers', file)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const m = await waitFor(child, 'stdout', /READY (\d+)/);
   return { url: `http://127.0.0.1:${m[1]}`, child, startupMs: performance.now() - t0, stop: stopper(child) };
 }

@@ -1,5 +1,6 @@
 // Issue 2 targets: REST GET /agents/{handle} vs minimal express, MCP tools/call vs the SDK reference,
-// start-up to ready.
+// start-up to ready. Issue 26 targets: the same read, and an owner read behind a bearer, against the peer a user
+// would write by hand (fastify 5 + better-sqlite3, bench/servers/fastify-peer.mjs); MCP against bare node:http.
 import { baseline } from '../lib/baseline.js';
 import { load, table, type LoadResult } from '../lib/cannon.js';
 import { checkToolCall, modernHeaders, modernToolCallBodies, openMcpSession, toolCallBodies } from '../lib/mcp-session.js';
@@ -12,8 +13,13 @@ export async function foundation(): Promise<string> {
   const expressRes = await baseline('express.mjs', 'minimal express GET', '/agents/bench-agent');
 
   const gw = await startGateway();
-  await fetch(`${gw.url}/agents/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ handle: 'bench-agent' }) });
+  const reg = await fetch(`${gw.url}/agents/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ handle: 'bench-agent' }) });
+  const { secret } = (await reg.json()) as { secret: string };
+  const bearer = { authorization: `Bearer ${secret}` };
+  const put = await fetch(`${gw.url}/memory/notes/k1`, { method: 'PUT', headers: { 'content-type': 'application/json', ...bearer }, body: JSON.stringify({ value: { text: 'hello' } }) });
+  if (put.status !== 200) throw new Error(`memory put answered ${put.status}`);
   const gwRes = await load('gateway GET /agents/{handle} (db read)', { url: `${gw.url}/agents/bench-agent` });
+  const gwOwner = await load('gateway GET /memory/{ns}/{key} (Bearer)', { url: `${gw.url}/memory/notes/k1`, headers: bearer });
 
   const mcpHeaders = await openMcpSession(`${gw.url}/mcp`);
   // A tool as light as the reference's echo: base64 of a short text.
@@ -25,6 +31,11 @@ export async function foundation(): Promise<string> {
   await checkToolCall(`${gw.url}/mcp`, modernHeaders('base64'), modernBody());
   const gwModern = await load('gateway MCP 2026-07-28 tools/call (base64 encode)', { url: `${gw.url}/mcp`, method: 'POST', headers: modernHeaders('base64'), makeBody: modernBody });
   await gw.stop();
+
+  // The peer, with the same secret so its bearer check hashes a secret of the same length.
+  const peerEnv = { BENCH_PEER_SECRET: secret };
+  const peerRes = await baseline('fastify-peer.mjs', 'fastify + better-sqlite3 GET /agents/:handle', '/agents/bench-agent', {}, peerEnv);
+  const peerOwner = await baseline('fastify-peer.mjs', 'fastify + better-sqlite3 GET /memory/:ns/:key (Bearer)', '/memory/notes/k1', { headers: bearer }, peerEnv);
 
   const ref = await startScript('mcp-reference.mjs');
   const refHeaders = await openMcpSession(`${ref.url}/mcp`);
@@ -41,14 +52,17 @@ export async function foundation(): Promise<string> {
   }
   starts.sort((a, b) => a - b);
 
-  const rows: LoadResult[] = [bareRes, expressRes, gwRes];
-  out.push(table(rows, { bare: bareRes.rps, express: expressRes.rps }));
+  const rows: LoadResult[] = [bareRes, expressRes, peerRes, gwRes, peerOwner, gwOwner];
+  out.push(table(rows, { bare: bareRes.rps, express: expressRes.rps, fastify: peerRes.rps }));
   out.push('');
   out.push(table([refMcp, gwMcp, gwModern], { 'SDK reference': refMcp.rps, bare: bareRes.rps }));
   out.push('');
   out.push(`- REST GET /agents/{handle}: ${(gwRes.rps / expressRes.rps).toFixed(2)}× minimal express (target ≥ 0.8), ${(gwRes.rps / bareRes.rps).toFixed(2)}× bare node:http`);
   out.push(`- MCP tools/call: ${(gwMcp.rps / refMcp.rps).toFixed(2)}× the SDK reference (target ≥ 2)`);
   out.push(`- MCP tools/call, 2026-07-28 era: ${(gwModern.rps / bareRes.rps).toFixed(2)}× bare node:http, ${(gwModern.rps / gwMcp.rps).toFixed(2)}× the 2025 session path, ${(gwModern.rps / refMcp.rps).toFixed(2)}× the SDK reference`);
-  out.push(`- start-up to ready (spawn → listening, median of 5): ${starts[2].toFixed(0)} ms (target < 1000)`);
+  out.push(`- REST GET /agents/{handle}: ${(gwRes.rps / peerRes.rps).toFixed(2)}× the fastify peer (issue 26 target ≥ 1.0)`);
+  out.push(`- owner read GET /memory/{ns}/{key} with a Bearer: ${(gwOwner.rps / peerOwner.rps).toFixed(2)}× the fastify peer's bearer variant (issue 26 target ≥ 1.0)`);
+  out.push(`- MCP tools/call against bare node:http: 2026-07-28 era ${(gwModern.rps / bareRes.rps).toFixed(2)}× (issue 26 target ≥ 0.35), 2025 session path ${(gwMcp.rps / bareRes.rps).toFixed(2)}× (target ≥ 0.25); both ≥ 2× the SDK reference`);
+  out.push(`- start-up to ready (spawn → listening, median of 5): ${starts[2].toFixed(0)} ms (target < 1000; issue 26 target < 500)`);
   return out.join('\n');
 }

@@ -41,7 +41,7 @@ export const JOB_MENU = [
 ];
 
 /**
- * A job's transactions check only through guarded statements (finish and cancel update a row still queued or
+ * A job's transactions (finish, cancel) check only through guarded statements (they update a row still queued or
  * running), so they are keyed by the job (TxOptions): they wait for each other, not for other areas' transactions.
  */
 const jobLock = (id: string): TxOptions => ({ lockKey: `job:${id}` });
@@ -123,11 +123,9 @@ export const jobCreate = defineTool({
     const anonSecret = input.callback_url && !agentId ? newWebhookSecret() : null;
     const dueAt = input.type === 'delay' ? now + input.seconds! * 1000 : now;
     const { callback_url: _c, type: _t, ...params } = input;
-    // Keyed by the job: both rows or neither, and nothing read first, so no other transaction need wait.
-    await ctx.db.transaction(async (tx) => {
-      await store.insertJob(tx, { id, agent_id: agentId, type: input.type, input: JSON.stringify(params), callback_url: input.callback_url ?? null, callback_secret: anonSecret, created_at: now, due_at: dueAt });
-      await ctx.services.scheduler.enqueue('job', id, dueAt, tx);
-    }, jobLock(id));
+    const work = ctx.services.scheduler.enqueueStatement('job', id, dueAt);
+    await store.insertJob(ctx.db, { id, agent_id: agentId, type: input.type, input: JSON.stringify(params), callback_url: input.callback_url ?? null, callback_secret: anonSecret, created_at: now, due_at: dueAt }, work.statement);
+    work.committed();
     return {
       job_id: id,
       type: input.type,

@@ -1,5 +1,5 @@
 // SQL for jobs (errands).
-import type { Db, Queryable } from '../../src/store/db.js';
+import type { BatchStatement, Db, Queryable, SqlValue } from '../../src/store/db.js';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
@@ -20,11 +20,19 @@ export interface JobRow {
   finished_at: number | null;
 }
 
-export async function insertJob(q: Queryable, j: Omit<JobRow, 'status' | 'result' | 'error' | 'attempts' | 'started_at' | 'finished_at'>): Promise<void> {
-  await q.run(
-    `INSERT INTO jobs (id, agent_id, type, input, status, callback_url, callback_secret, created_at, due_at) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
-    [j.id, j.agent_id, j.type, j.input, j.callback_url, j.callback_secret, j.created_at, j.due_at],
-  );
+type NewJob = Omit<JobRow, 'status' | 'result' | 'error' | 'attempts' | 'started_at' | 'finished_at'>;
+
+const INSERT_JOB = `INSERT INTO jobs (id, agent_id, type, input, status, callback_url, callback_secret, created_at, due_at) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)`;
+const jobParams = (j: NewJob) => [j.id, j.agent_id, j.type, j.input, j.callback_url, j.callback_secret, j.created_at, j.due_at];
+
+/**
+ * Writes a job with its work item (`enqueue`, the scheduler's statement, plain `?` placeholders), both or neither,
+ * in one round trip: on SQLite a batch (one message to the writer), on PostgreSQL one statement whose WITH inserts
+ * the job (a data-modifying WITH runs whether or not the statement reads it), instead of a transaction's four.
+ */
+export async function insertJob(db: Db, j: NewJob, enqueue: BatchStatement): Promise<void> {
+  if (db.dialect === 'postgres') await db.run(`WITH job AS (${INSERT_JOB}) ${enqueue.sql}`, [...jobParams(j), ...(enqueue.params as SqlValue[])]);
+  else await db.batch([{ sql: INSERT_JOB, params: jobParams(j) }, enqueue]);
 }
 
 export const jobById = (q: Queryable, id: string) => q.get<JobRow>('SELECT * FROM jobs WHERE id = ?', [id]);

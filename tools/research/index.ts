@@ -153,11 +153,11 @@ export const research = defineTool({
     };
     const now = ctx.clock.now();
     const id = `job_${randomBytes(12).toString('base64url')}`;
-    const insert = () =>
-      ctx.db.transaction(async (tx) => {
-        await jobs.insertJob(tx, { id, agent_id: agent?.id ?? null, type: 'research', input: JSON.stringify(params), callback_url: null, callback_secret: null, created_at: now, due_at: now });
-        await ctx.services.scheduler.enqueue('job', id, now, tx);
-      });
+    const insert = async () => {
+      const work = ctx.services.scheduler.enqueueStatement('job', id, now);
+      await jobs.insertJob(ctx.db, { id, agent_id: agent?.id ?? null, type: 'research', input: JSON.stringify(params), callback_url: null, callback_secret: null, created_at: now, due_at: now }, work.statement);
+      work.committed();
+    };
 
     if (ctx.followsWork) {
       // The client follows the job as a task: answer its handle now; the payment waits for the job's outcome.
