@@ -1,6 +1,6 @@
 // Issue 25, PostgreSQL beside SQLite: memory PUT/s and p99, /memory/search p99 at 100,000 entries, wall post/s and
 // delay jobs drained, each with 1 and with 2 gateway instances on the same database (for SQLite, two processes on
-// one data directory), in alternating runs (1, 2, 1, 2) whose means are compared. Targets on PostgreSQL: PUT ≥ 1,500/s, search p99 ≤ 30 ms at 100k, 2 instances ≥ 1 instance.
+// one data directory), in alternating runs (1, 2, 2, 1) whose means are compared. Targets on PostgreSQL: PUT ≥ 1,500/s, search p99 ≤ 30 ms at 100k, 2 instances ≥ 1 instance.
 // The 100,000 entries go in through the API (bulk put, 100 items a call); agents are inserted straight into the
 // database (the wall's per-handle posting limit needs thousands of them). The PostgreSQL server is a throwaway
 // one (test/helpers/postgres.ts: fsync and synchronous_commit off), the gateway is the built one (dist/).
@@ -28,12 +28,9 @@ const BULK_CALLS = 30;
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_PG_DURATION ?? 10);
 const WARMUP = 2;
-/**
- * Connections to PostgreSQL in all, split evenly over the instances (10 for one, 5 each for two), as an operator
- * sizes pools against what the database serves well rather than per instance (docs/decisions/postgres.md).
- */
-const POOL_TOTAL = Number(process.env.BENCH_PG_POOL_TOTAL ?? 10);
-/** Rounds of (1 instance, 2 instances). */
+/** Connections each instance may hold (GATEWAY_DATABASE_POOL); unset, the gateway's default of 10, as an operator adding an instance runs it. */
+const POOL = process.env.GATEWAY_DATABASE_POOL;
+/** Rounds of a 1-instance and a 2-instance run (in turn 1 then 2, and 2 then 1). */
 const ROUNDS = Number(process.env.BENCH_PG_ROUNDS ?? 2);
 
 const json = { 'content-type': 'application/json' };
@@ -268,15 +265,12 @@ async function measure(store: Store, pg?: TestPostgres): Promise<Figures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `gw-bench-pg-${store}-`));
   const url = pg ? await pg.createDatabase(`bench_${Date.now()}`) : undefined;
   // GATEWAY_API_PORT 0: each instance's commercial API listener on a free port, not both on the default 8788.
-  const env = (instances: number): Record<string, string> => ({
-    GATEWAY_API_PORT: '0',
-    ...(url ? { GATEWAY_DATABASE_URL: url, GATEWAY_DATABASE_POOL: String(Math.max(1, Math.floor(POOL_TOTAL / instances))) } : {}),
-  });
+  const env: Record<string, string> = { GATEWAY_API_PORT: '0', ...(url ? { GATEWAY_DATABASE_URL: url, ...(POOL ? { GATEWAY_DATABASE_POOL: POOL } : {}) } : {}) };
   const gws: Running[] = [];
   let db: Db | undefined;
   const loadavg = [`start ${load()}`];
   try {
-    gws.push(await startGateway(env(1), dataDir)); // migrates
+    gws.push(await startGateway(env, dataDir)); // migrates
     db = await openDatabase({ dataDir, database: { url, poolSize: 4, preparedStatements: 0 } });
     const memorySecrets = await seedAgents(db, 'bench-mem-', MEMORY_AGENTS);
     const wallOne = await seedAgents(db, 'bench-w1-', WALL_AGENTS);
@@ -292,16 +286,17 @@ async function measure(store: Store, pg?: TestPostgres): Promise<Figures> {
     const search = await searchLatency(a, memorySecrets[0]);
     const bulk = await bulkPut(a, memorySecrets[1]);
     loadavg.push(`seeded ${load()}`);
-    // One instance, then two on the same database loaded at once, alternating (1, 2, 1, 2): the machine's noise
-    // (±10% between runs here) falls on both sides, and each figure is the mean of its runs.
+    // One instance, and two on the same database loaded at once, in alternating rounds (1, 2, then 2, 1): the
+    // machine's noise (±10% between runs here) and any drift over the runs fall on both sides alike, and each
+    // figure is the mean of its runs.
     const putSecrets = memorySecrets.slice(0, PUT_AGENTS);
     note(`${store}: search p99 ${search.p99.toFixed(1)} ms`);
     const runs: { n: 1 | 2; put: Load; wall: Load; jobs: Jobs }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const n of [1, 2] as const) {
-        // Each run starts its instances with their share of the connections.
+      for (const n of round % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
+        // Each run starts its instances afresh.
         await Promise.all(gws.splice(0).map((g) => g.stop()));
-        for (let i = 0; i < n; i++) gws.push(await startGateway(env(n), dataDir));
+        for (let i = 0; i < n; i++) gws.push(await startGateway(env, dataDir));
         const urls = gws.map((g) => g.url);
         const put = await putLoad(urls, putSecrets, `r${round}i${n}`);
         const wall = await wallLoad(urls, n === 1 ? wallOne : wallTwo);
@@ -345,10 +340,10 @@ export async function postgres(): Promise<string> {
   const row = (what: string, pick: (f: Figures) => string, target = '', ok?: (f: Figures) => boolean) =>
     `| ${what} | ${col(s, pick)} | ${col(p, pick)} | ${target} | ${p && ok ? met(ok(p)) : ''} |`;
   out.push(
-    `${(MEMORY_AGENTS * PER_AGENT).toLocaleString('en')} memory entries (${MEMORY_AGENTS} agents, seeded by SQL through the real schema and triggers), ${CONNECTIONS} connections for ${DURATION} s after ${WARMUP} s warm-up; runs alternate 1 and 2 instances, ${ROUNDS} rounds, each figure the mean of its runs; with 2 instances the connections are split over both and ` +
+    `${(MEMORY_AGENTS * PER_AGENT).toLocaleString('en')} memory entries (${MEMORY_AGENTS} agents, seeded by SQL through the real schema and triggers), ${CONNECTIONS} connections for ${DURATION} s after ${WARMUP} s warm-up; runs alternate 1 and 2 instances (1, 2, 2, 1…), ${ROUNDS} rounds, each figure the mean of its runs; with 2 instances the connections are split over both and ` +
       `req/s summed, p50/p99 the worse instance's. PUTs: ${PUT_AGENTS} agents, a new key each. Wall: ${WALL_AGENTS.toLocaleString('en')} agents for the 1-instance runs, as many others for the 2-instance ones (10 posts a minute per handle). ` +
       `Jobs: ${JOBS.toLocaleString('en')} delay jobs of 1 s through POST /jobs, ${CONNECTIONS} in flight. Search: ${SEARCHES} sequential requests, 8 words, limit 20. ` +
-      `PostgreSQL ${pg.url.replace(/\/\/[^@]*@/, '//')}: local, fsync off, ${POOL_TOTAL} connections in all (${POOL_TOTAL} for one instance, ${Math.floor(POOL_TOTAL / 2)} each for two).`,
+      `PostgreSQL ${pg.url.replace(/\/\/[^@]*@/, '//')}: local, fsync off, a pool of ${POOL ?? 10} connections per instance.`,
   );
   out.push('');
   out.push('| figure | SQLite | PostgreSQL | target (PostgreSQL) | |');
