@@ -124,9 +124,10 @@ export class Gateway {
     const db = await (opts.db ?? openDatabase(config));
     await migrateDatabase(db);
     await dropValueSamples(db);
-    // Version pruning and the entry limit happen in triggers, which read the configured values from the settings.
+    // Version pruning, the entry limit and the byte quota happen in triggers, which read the configured values from the settings.
     await setSetting(db, 'memory_versions_kept', String(config.memory.versionsKept));
     await setSetting(db, 'memory_max_entries', String(config.memory.maxEntriesPerAgent));
+    await setSetting(db, 'memory_max_bytes', String(config.memory.maxBytesPerAgent));
     if (db instanceof SqliteDb) db.startHelpers({ readerThreads: config.readerThreads });
     let registry: Registry | undefined;
     const infra = await buildInfrastructure({

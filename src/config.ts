@@ -68,6 +68,8 @@ const EnvSchema = z.object({
   LLM_TIMEOUT_MS: positiveInt.default(60_000),
   GATEWAY_CHAT_RATE_PER_MINUTE: positiveInt.default(60),
   GATEWAY_MEMORY_MAX_ENTRIES: positiveInt.default(100_000),
+  GATEWAY_MEMORY_MAX_BYTES: positiveInt.default(256 * 1024 * 1024),
+  GATEWAY_ARTIFACT_MAX_BYTES: positiveInt.default(1024 * 1024 * 1024),
   GATEWAY_READER_THREADS: z.coerce.number().int().min(0).max(16).default(Math.min(4, Math.max(1, os.availableParallelism() - 1))),
   GATEWAY_MEMORY_VERSIONS_KEPT: positiveInt.max(10_000).default(50),
   GATEWAY_BROWSE_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
@@ -143,7 +145,9 @@ export interface Config {
   shutdownGraceMs: number;
   /** API keys one client address may be issued per 24 hours. */
   keysPerClientPerDay: number;
-  memory: { maxValueBytes: number; maxEntriesPerAgent: number; versionsKept: number };
+  memory: { maxValueBytes: number; maxEntriesPerAgent: number; maxBytesPerAgent: number; versionsKept: number };
+  /** Bytes of live (unexpired) artifacts one agent may hold. */
+  artifacts: { maxBytesPerAgent: number };
   /** The browse verb: largest page, whole-fetch timeout, most characters returned, response cache size (0 = off). */
   browse: { maxBytes: number; timeoutMs: number; maxChars: number; cacheBytes: number };
   /** The search provider research finds sources with, when configured (SEARCH_*). */
@@ -291,8 +295,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     memory: {
       maxValueBytes: e.GATEWAY_MEMORY_MAX_VALUE_BYTES,
       maxEntriesPerAgent: e.GATEWAY_MEMORY_MAX_ENTRIES,
+      maxBytesPerAgent: e.GATEWAY_MEMORY_MAX_BYTES,
       versionsKept: e.GATEWAY_MEMORY_VERSIONS_KEPT,
     },
+    artifacts: { maxBytesPerAgent: e.GATEWAY_ARTIFACT_MAX_BYTES },
     browse: {
       maxBytes: e.GATEWAY_BROWSE_MAX_BYTES,
       timeoutMs: e.GATEWAY_BROWSE_TIMEOUT_SECONDS * 1000,

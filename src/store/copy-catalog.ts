@@ -40,7 +40,7 @@ type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
  * database holds them and is still empty; the copy replaces them with SQLite's.
  */
 const SEEDS: Record<string, string> = {
-  gateway_settings: "(key, value) NOT IN (('memory_versions_kept', '50'), ('memory_max_entries', '100000'))",
+  gateway_settings: "(key, value) NOT IN (('memory_versions_kept', '50'), ('memory_max_entries', '100000'), ('memory_max_bytes', '268435456'))",
   wall_counters: 'n <> 0',
 };
 

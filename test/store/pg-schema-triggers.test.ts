@@ -110,6 +110,20 @@ const cases: Case[] = [
     rejects: 'memory_entry_limit',
   },
   {
+    name: 'memory byte quota: a new key past it is refused, an existing one rewritten smaller passes',
+    triggers: ['memory_entries_bytes_insert', 'memory_entries_bytes_update'],
+    steps: [...AGENTS, "UPDATE gateway_settings SET value = '30' WHERE key = 'memory_max_bytes'", entry('a1', 'k1'), entry('a2', 'k1'), entry(null, 's1', '{}', 40), bump('k1', '[1]', 3, 3000), entry('a1', 'k2', '{}', 13), entry('a1', 'k3', '{}', 15)],
+    check: [USAGE, 'SELECT agent_id, key, size FROM memory_entries ORDER BY id'],
+    rejects: 'memory_byte_limit',
+  },
+  {
+    name: 'memory byte quota: an update that grows a value past it is refused',
+    triggers: ['memory_entries_bytes_update'],
+    steps: [...AGENTS, "UPDATE gateway_settings SET value = '30' WHERE key = 'memory_max_bytes'", entry('a1', 'k1'), entry('a1', 'k2', '{}', 10), "UPDATE memory_entries SET size = 21, version = version + 1 WHERE agent_id = 'a1' AND key = 'k1'"],
+    check: [USAGE, VERSIONS],
+    rejects: 'memory_byte_limit',
+  },
+  {
     name: 'credit ledger: no UPDATE',
     triggers: ['credit_ledger_append_only'],
     steps: [...AGENTS, "INSERT INTO credit_ledger (agent_id, kind, amount, balance_after, reason, created_at) VALUES ('a1', 'grant', 10, 10, 'op', 1)", 'UPDATE credit_ledger SET amount = 20'],

@@ -4,12 +4,22 @@ import { randomBytes } from 'node:crypto';
 import type { Content } from '../../src/blobs/content.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { recordBlob } from '../../src/store/blobs.js';
-import { insertArtifact, type ArtifactRow } from './store.js';
+import type { RunResult } from '../../src/store/db.js';
+import { GatewayError } from '../../src/errors.js';
+import { insertArtifact, liveBytes, type ArtifactRow } from './store.js';
 
 export const ANON_MAX_BYTES = 1024 * 1024;
 export const AGENT_MAX_BYTES = 5 * 1024 * 1024;
 export const ANON_MAX_TTL = 24 * 3600;
 export const AGENT_MAX_TTL = 7 * 24 * 3600;
+
+/** The owner's live artifacts and this one would pass GATEWAY_ARTIFACT_MAX_BYTES. */
+const quotaFull = (limit: number, used: number, size: number) =>
+  new GatewayError(
+    'payload_too_large',
+    `This artifact (${size} bytes) would take your live artifacts past their quota of ${limit} bytes (GATEWAY_ARTIFACT_MAX_BYTES); they hold ${used} bytes now. Room comes back as they expire (ttl_seconds, at most 7 days).`,
+    { extra: { quota: 'artifact_bytes', limit, used, size } },
+  );
 
 /** A 192-bit random, URL-safe capability token. */
 export const newArtifactId = (): string => `art_${randomBytes(24).toString('base64url')}`;
@@ -36,6 +46,12 @@ export async function storeArtifact(
 ) {
   const now = ctx.clock.now();
   const { sha256, size } = o.content;
+  const quota = o.agentId ? ctx.config.artifacts.maxBytesPerAgent : undefined;
+  // Refused before its bytes are written when the quota is plainly full; the insert checks again, exactly.
+  if (o.agentId && quota !== undefined) {
+    const used = await liveBytes(ctx.db, o.agentId, now);
+    if (used + size > quota) throw quotaFull(quota, used, size);
+  }
   await ctx.services.blobs.put(o.content);
   const row: ArtifactRow = {
     id: newArtifactId(),
@@ -48,7 +64,12 @@ export async function storeArtifact(
     created_at: now,
     expires_at: now + o.ttlSeconds * 1000,
   };
-  await ctx.db.batch([recordBlob(sha256, size, now), insertArtifact({ ...row, client_key: o.clientKey ?? null })]);
+  // Keyed by the owner: its uploads check the quota one after another (TxOptions), others' go beside them. A
+  // refused row leaves the blob recorded, so the orphan sweep removes its bytes.
+  const [, inserted] = (await ctx.db.batch([recordBlob(sha256, size, now), insertArtifact({ ...row, client_key: o.clientKey ?? null }, quota)], {
+    lockKey: `artifacts:${o.agentId ?? 'anonymous'}`,
+  })) as [unknown, RunResult];
+  if (inserted.changes === 0) throw quotaFull(quota!, await liveBytes(ctx.db, o.agentId!, now), size);
   // The orphan sweep may have removed an identical old blob between put() and the insert: store it again.
   if (!(await ctx.services.blobs.has(sha256))) await ctx.services.blobs.put(o.content);
   return describeArtifact(ctx, row);

@@ -15,11 +15,19 @@ export interface ArtifactRow {
 
 const COLS = 'id, agent_id, sha256, bytes, content_type, filename, source, created_at, expires_at';
 
-/** The statement that inserts an artifact row, for a batch with its blob record. */
-export const insertArtifact = (a: ArtifactRow & { client_key: string | null }): BatchStatement => ({
+/** Bytes of an agent's live artifacts. */
+export const liveBytes = async (q: Queryable, agentId: string, now: number): Promise<number> =>
+  (await q.get<{ n: number | null }>('SELECT SUM(bytes) AS n FROM artifacts WHERE agent_id = ? AND expires_at > ?', [agentId, now]))?.n ?? 0;
+
+/**
+ * The statement that inserts an artifact row, for a batch with its blob record. With `maxBytes`, it inserts
+ * nothing (0 changes) when the owner's live artifacts and this one would hold more.
+ */
+export const insertArtifact = (a: ArtifactRow & { client_key: string | null }, maxBytes?: number): BatchStatement => ({
   sql: `INSERT INTO artifacts (id, agent_id, sha256, bytes, content_type, filename, source, created_at, expires_at, client_key)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  params: [a.id, a.agent_id, a.sha256, a.bytes, a.content_type, a.filename, a.source, a.created_at, a.expires_at, a.client_key],
+     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+     WHERE CAST(? AS BIGINT) IS NULL OR coalesce((SELECT SUM(bytes) FROM artifacts WHERE agent_id = ? AND expires_at > ?), 0) + ? <= ?`,
+  params: [a.id, a.agent_id, a.sha256, a.bytes, a.content_type, a.filename, a.source, a.created_at, a.expires_at, a.client_key, maxBytes ?? null, a.agent_id, a.created_at, a.bytes, maxBytes ?? 0],
 });
 
 export const artifactById = (db: Db, id: string): Promise<ArtifactRow | undefined> => db.get<ArtifactRow>(`SELECT ${COLS} FROM artifacts WHERE id = ?`, [id]);

@@ -27,6 +27,8 @@ const scratchpadLimits = new WeakMap<object, SharedRateWindow>();
 
 /** The database refused a new key beyond the agent's entry limit (trigger memory_entries_limit). */
 const isEntryLimit = (err: unknown): boolean => err instanceof Error && err.message.includes('memory_entry_limit');
+/** The database refused a write that would pass the agent's byte quota (triggers memory_entries_bytes_*). */
+const isByteLimit = (err: unknown): boolean => err instanceof Error && err.message.includes('memory_byte_limit');
 
 function scratchpadWindow(ctx: ToolContext): SharedRateWindow {
   let w = scratchpadLimits.get(ctx.db);
@@ -107,6 +109,15 @@ export function preparePut(ctx: ToolContext, target: Target, input: z.output<typ
     }),
     async refusal(q, err) {
       if (err !== null) {
+        if (isByteLimit(err) && target.ownerId) {
+          const { bytes } = await store.usageOf(ctx.db, target.ownerId);
+          const limit = ctx.config.memory.maxBytesPerAgent;
+          return new GatewayError(
+            'payload_too_large',
+            `This write (${size} bytes) would take the memory of ${target.ownerHandle ?? 'this agent'} past its quota of ${limit} bytes (GATEWAY_MEMORY_MAX_BYTES); it holds ${bytes} bytes of values now. Delete or forget entries, or write a smaller value.`,
+            { extra: { quota: 'memory_bytes', limit, used: bytes, size } },
+          );
+        }
         if (!isEntryLimit(err) || !target.ownerId) return err;
         const usage = await store.usageOf(ctx.db, target.ownerId);
         return new GatewayError('payload_too_large', `This agent holds ${usage.entries} entries, the limit; delete or forget some first.`, {
