@@ -4,10 +4,14 @@
 // BENCH_PEER_SECRET and one memory entry. Prints READY <port>.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import Fastify from 'fastify';
+
+// The better-sqlite3 build this Node runs, as the gateway chooses it (src/store/sqlite-driver.ts): 13 needs Node-API 10.
+const require = createRequire(import.meta.url);
+const Database = Number(process.versions.napi) >= 10 ? require('better-sqlite3') : require('better-sqlite3-legacy');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fastify-'));
 const db = new Database(path.join(dir, 'peer.db'));
