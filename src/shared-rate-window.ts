@@ -1,7 +1,8 @@
 // A rate window every gateway instance on one database counts together. On PostgreSQL the hits are rows
 // (rate_hits) and a take is one transaction holding its key's lock across instances (TxOptions.lockKey), so
-// count-then-record is exact however many instances share the database, and other keys' takes run beside it. On SQLite (one machine) the in-process RateWindow counts,
-// as before: several processes on one file may each allow a burst.
+// count-then-record is exact however many instances share the database, and other keys' takes run beside it.
+// On SQLite (one machine) the in-process RateWindow counts, as before: several processes on one file may each
+// allow a burst.
 import { createHash } from 'node:crypto';
 import type { Clock } from './clock.js';
 import { RateWindow } from './rate-window.js';

@@ -1,10 +1,12 @@
 // The PostgreSQL driver behind the Db interface (issue 25, docs/decisions/postgres.md): a `pg` pool; statements
-// keep the stores' SQLite placeholders (pg-sql.ts translates them). A transaction holds one pooled connection,
-// and statements issued through the Db from inside it join it (an async-local scope, as in the SQLite driver);
-// a nested transaction is a savepoint. Transactions (and batches) are serialised across connections and instances
-// by a transaction-scoped advisory lock taken first, as SQLite's one writer serialises them: the stores' check-then-
-// act transactions (a ledger's "not captured yet, then capture") keep the meaning they have on SQLite. Statements
-// outside a transaction run at once, at READ COMMITTED; each is atomic on its own (ON CONFLICT, UPDATE … WHERE …).
+// keep the stores' SQLite placeholders (pg-sql.ts translates them) and are prepared once per connection
+// (pg-statements.ts). A transaction holds one pooled connection, and statements issued through the Db from inside
+// it join it (an async-local scope, as in the SQLite driver); a nested transaction is a savepoint. Transactions
+// (and batches) are serialised across connections and instances by a transaction-scoped advisory lock taken first,
+// as SQLite's one writer serialises them (a keyed one, TxOptions, only with its key's and the unkeyed ones): the
+// stores' check-then-act transactions (a ledger's "not captured yet, then capture") keep the meaning they have on
+// SQLite. Statements outside a transaction run at once, at READ COMMITTED; each is atomic on its own (ON CONFLICT,
+// UPDATE … WHERE …).
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { GatewayError } from '../errors.js';

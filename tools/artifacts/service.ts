@@ -64,10 +64,11 @@ export async function storeArtifact(
     created_at: now,
     expires_at: now + o.ttlSeconds * 1000,
   };
-  // Keyed by the owner: its uploads check the quota one after another (TxOptions), others' go beside them. A
-  // refused row leaves the blob recorded, so the orphan sweep removes its bytes.
+  // Keyed by the owner: its uploads check the quota one after another (TxOptions), others' go beside them (an
+  // anonymous one has no quota: keyed by itself). A refused row leaves the blob recorded, so the orphan sweep
+  // removes its bytes.
   const [, inserted] = (await ctx.db.batch([recordBlob(sha256, size, now), insertArtifact({ ...row, client_key: o.clientKey ?? null }, quota)], {
-    lockKey: `artifacts:${o.agentId ?? 'anonymous'}`,
+    lockKey: `artifacts:${o.agentId ?? row.id}`,
   })) as [unknown, RunResult];
   if (inserted.changes === 0) throw quotaFull(quota!, await liveBytes(ctx.db, o.agentId!, now), size);
   // The orphan sweep may have removed an identical old blob between put() and the insert: store it again.
