@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 
 export class StatementNames {
-  private readonly names = new Map<string, string | null>();
+  private readonly names = new Map<string, string>();
 
   constructor(private readonly max: number) {}
 
@@ -15,12 +15,9 @@ export class StatementNames {
   nameFor(text: string, oids: readonly number[] | null): string | undefined {
     const key = oids ? `${oids.join(',')}\u0000${text}` : text;
     const known = this.names.get(key);
-    if (known !== undefined) return known ?? undefined;
-    // Past the bound a statement is remembered as unnamed too (up to the same bound again), so it is not
-    // hashed on every run; beyond that, each run decides again.
-    if (this.names.size >= this.max * 2) return undefined;
-    const name = this.names.size < this.max ? `gw_${createHash('sha1').update(key).digest('base64url')}` : null;
+    if (known !== undefined || this.names.size >= this.max) return known;
+    const name = `gw_${createHash('sha1').update(key).digest('base64url')}`;
     this.names.set(key, name);
-    return name ?? undefined;
+    return name;
   }
 }

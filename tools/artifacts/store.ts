@@ -15,9 +15,11 @@ export interface ArtifactRow {
 
 const COLS = 'id, agent_id, sha256, bytes, content_type, filename, source, created_at, expires_at';
 
-/** Bytes of an agent's live artifacts. */
+/** Bytes of an agent's live artifacts, as an expression (parameters: the agent, now). */
+const LIVE_BYTES = 'coalesce((SELECT SUM(bytes) FROM artifacts WHERE agent_id = ? AND expires_at > ?), 0)';
+
 export const liveBytes = async (q: Queryable, agentId: string, now: number): Promise<number> =>
-  (await q.get<{ n: number | null }>('SELECT SUM(bytes) AS n FROM artifacts WHERE agent_id = ? AND expires_at > ?', [agentId, now]))?.n ?? 0;
+  (await q.get<{ n: number }>(`SELECT ${LIVE_BYTES} AS n`, [agentId, now]))?.n ?? 0;
 
 /**
  * The statement that inserts an artifact row, for a batch with its blob record. With `maxBytes`, it inserts
@@ -26,7 +28,7 @@ export const liveBytes = async (q: Queryable, agentId: string, now: number): Pro
 export const insertArtifact = (a: ArtifactRow & { client_key: string | null }, maxBytes?: number): BatchStatement => ({
   sql: `INSERT INTO artifacts (id, agent_id, sha256, bytes, content_type, filename, source, created_at, expires_at, client_key)
      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-     WHERE CAST(? AS BIGINT) IS NULL OR coalesce((SELECT SUM(bytes) FROM artifacts WHERE agent_id = ? AND expires_at > ?), 0) + ? <= ?`,
+     WHERE CAST(? AS BIGINT) IS NULL OR ${LIVE_BYTES} + ? <= ?`,
   params: [a.id, a.agent_id, a.sha256, a.bytes, a.content_type, a.filename, a.source, a.created_at, a.expires_at, a.client_key, maxBytes ?? null, a.agent_id, a.created_at, a.bytes, maxBytes ?? 0],
 });
 
