@@ -87,7 +87,8 @@ export async function startGateway(env: Record<string, string> = {}, dataDir?: s
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(process.env.BENCH_DIST ?? path.join(ROOT, 'dist'), 'src', 'main.js'), 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), GATEWAY_DATA_DIR: dir, LOG_LEVEL: 'info', ...env },
+    // The commercial listener gets a free port too: at its default (8788) a second bench gateway could not start.
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), GATEWAY_API_PORT: String(await freePort()), GATEWAY_DATA_DIR: dir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   const url = `http://127.0.0.1:${port}`;
