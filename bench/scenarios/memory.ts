@@ -49,9 +49,9 @@ async function seedFile(dataDir: string, entries: number, agents: number): Promi
         const value = JSON.stringify(text);
         const now = Date.now();
         await tx.run(
-          `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, version, created_at, updated_at, facts_version)
-           VALUES (?, ?, ?, ?, ?, ?, ?, '[]', 1, ?, ?, 1)`,
-          [`ag_b${i % agents}`, `ns${i % 10}`, `k${i}`, value, text, value.length, i % 20 === 0 ? 'public' : 'private', now, now],
+          `INSERT INTO memory_entries (agent_id, namespace, key, value, size, visibility, tags, version, created_at, updated_at, facts_version)
+           VALUES (?, ?, ?, ?, ?, ?, '[]', 1, ?, ?, 1)`,
+          [`ag_b${i % agents}`, `ns${i % 10}`, `k${i}`, value, value.length, i % 20 === 0 ? 'public' : 'private', now, now],
         );
       }
     });

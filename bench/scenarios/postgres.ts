@@ -160,10 +160,10 @@ async function seedMemory(db: Db): Promise<number> {
           const value = JSON.stringify({ text, n: i % 100 });
           const now = Date.now();
           const ns = Math.floor((i % PER_AGENT) / 100);
-          args.push(`ag_bench_mem_${Math.floor(i / PER_AGENT)}`, `ns${ns}`, `k${i % PER_AGENT}`, value, `${text} ${i % 100}`, value.length, i % 20 === 0 ? 'public' : 'private', JSON.stringify([word(rand)]), now, now);
+          args.push(`ag_bench_mem_${Math.floor(i / PER_AGENT)}`, `ns${ns}`, `k${i % PER_AGENT}`, value, value.length, i % 20 === 0 ? 'public' : 'private', JSON.stringify([word(rand)]), now, now);
         }
         await tx.run(
-          `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, version, created_at, updated_at, facts_version) VALUES ${Array.from({ length: ROWS }, () => '(?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, 1)').join(', ')}`,
+          `INSERT INTO memory_entries (agent_id, namespace, key, value, size, visibility, tags, version, created_at, updated_at, facts_version) VALUES ${Array.from({ length: ROWS }, () => '(?, ?, ?, ?, ?, ?, ?, 1, ?, ?, 1)').join(', ')}`,
           args,
         );
       }

@@ -18,6 +18,7 @@ import { migratePostgres, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import { PgDb } from './postgres.js';
 import { Database } from './sqlite-driver.js';
 import { catalog, checkEmpty, clearSeeds, CopyStoreError, quote, type Column, type Kind, type Table } from './copy-catalog.js';
+import { unpackValue } from './value-codec.js';
 
 export { CopyStoreError };
 
@@ -59,6 +60,8 @@ function toTarget(v: SqlValue, kind: Kind, where: string): string | number | Buf
     case 'bytes':
       return Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'utf8');
     case 'json':
+      // A BLOB in a JSON column is a deflated memory value (value-codec.ts): PostgreSQL gets its text.
+      return Buffer.isBuffer(v) ? unpackValue(v) : String(v);
     case 'text':
     case 'other':
       return Buffer.isBuffer(v) ? v.toString('utf8') : String(v);

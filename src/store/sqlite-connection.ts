@@ -4,6 +4,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Database } from './sqlite-driver.js';
 import type { Params, RunResult, SqlValue } from './db.js';
+import { MEMORY_VALUE_FUNCTION, unpackValue } from './value-codec.js';
 
 const STATEMENT_CACHE = 256;
 
@@ -65,6 +66,11 @@ function normalise(p: Prepared, params: Params | undefined): unknown[] {
   return [named, ...p.gaps.map((i) => out[i - 1])];
 }
 
+/** The SQL functions the schema's triggers and queries call, on every connection (a trigger runs on the writer's). */
+export function registerFunctions(raw: BetterSqlite3.Database): void {
+  raw.function(MEMORY_VALUE_FUNCTION, { deterministic: true }, (v: unknown) => (v instanceof Uint8Array ? unpackValue(v) : v) as string);
+}
+
 export class Connection {
   private readonly cache = new Map<string, Prepared>();
 
@@ -75,6 +81,7 @@ export class Connection {
     const raw = new Database(file, { readonly: opts.readonly, timeout: opts.busyMs ?? 5000 });
     for (const p of opts.readonly ? TUNING : WRITER) raw.pragma(p);
     if (opts.mmap) raw.pragma(`mmap_size=${MMAP_BYTES}`);
+    registerFunctions(raw);
     return new Connection(raw);
   }
 

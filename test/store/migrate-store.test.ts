@@ -51,7 +51,7 @@ async function seed(gw: TestGateway): Promise<Record<string, Agent>> {
   const as = (who: Agent, method: string, p: string, body?: unknown) => api(gw.url, method, p, { body, secret: who.secret });
   for (let i = 1; i <= 4; i++) {
     gw.clock.advance(1000);
-    expect((await as(alice, 'PUT', '/memory/notes/plan', { value: { step: i, z: 'last', a: [1, 2.5, null], text: `plan ${i} ☕ "q"` }, tags: ['ops', `v${i}`] })).status).toBe(200);
+    expect((await as(alice, 'PUT', '/memory/notes/plan', { value: { step: i, z: 'last', a: [1, 2.5, null], text: `plan ${i} ☕ "q"`, long: 'ledger line '.repeat(40) }, tags: ['ops', `v${i}`] })).status).toBe(200);
   }
   expect((await as(alice, 'PUT', '/memory/notes/unicode', { value: 'é 日本語 🎈\nline', tags: ['intl'] })).status).toBe(200);
   expect((await as(bob, 'PUT', '/memory/scratch/n', { value: 12345678901 })).status).toBe(200);
@@ -143,7 +143,7 @@ describe.skipIf(!hasPostgres)('migrate-store', () => {
     console.log(`migrate-store: ${report.rows} rows of ${report.tables.length} tables copied and verified in ${report.ms} ms (CLI process ${run.ms} ms)`);
     const rows = Object.fromEntries(report.tables.map((t: { table: string; rows: number }) => [t.table, t.rows]));
     for (const t of report.tables) expect(t.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(rows).toMatchObject({ agents: 3, memory_entries: 3, memory_versions: 6, vault_entries: 1, vault_keys: 1, credit_ledger: 1, wall_posts: 2, wall_reactions: 1, follows: 1, mail: 1, jobs: 1 });
+    expect(rows).toMatchObject({ agents: 3, memory_entries: 3, memory_versions: 3, vault_entries: 1, vault_keys: 1, credit_ledger: 1, wall_posts: 2, wall_reactions: 1, follows: 1, mail: 1, jobs: 1 });
     expect(rows.wall_mentions).toBeGreaterThanOrEqual(1);
     expect(rows.api_keys).toBeGreaterThanOrEqual(1);
     expect(rows.x402_payments).toBe(3);

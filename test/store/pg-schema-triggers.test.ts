@@ -11,6 +11,7 @@ import { eventually } from '../helpers/eventually.js';
 import { migrate } from '../../src/store/migrate.js';
 import { SqliteDb } from '../../src/store/sqlite.js';
 import { Database } from '../../src/store/sqlite-driver.js';
+import { registerFunctions } from '../../src/store/sqlite-connection.js';
 import { tempDir } from '../helpers/gateway.js';
 import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
@@ -41,10 +42,10 @@ function canon(v: unknown): unknown {
 const agent = (id: string, handle: string) => `INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('${id}', '${handle}', 'h_${id}', 1000)`;
 const AGENTS = [agent('a1', 'alice'), agent('a2', 'bob'), agent('a3', 'carol')];
 const entry = (agentId: string | null, key: string, value = '{"b":1,"a":[1,2]}', size = 17, t = 2000) =>
-  `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, tags, version, created_at, updated_at)
-   VALUES (${agentId ? `'${agentId}'` : 'NULL'}, 'notes', '${key}', '${value}', 'words of ${key}', ${size}, '["t1"]', 1, ${t}, ${t})`;
+  `INSERT INTO memory_entries (agent_id, namespace, key, value, size, tags, version, created_at, updated_at)
+   VALUES (${agentId ? `'${agentId}'` : 'NULL'}, 'notes', '${key}', '${value}', ${size}, '["t1"]', 1, ${t}, ${t})`;
 const bump = (key: string, value: string, size: number, t: number) =>
-  `UPDATE memory_entries SET value = '${value}', text = 'new ${key}', size = ${size}, version = version + 1, updated_at = ${t} WHERE key = '${key}'`;
+  `UPDATE memory_entries SET value = '${value}', size = ${size}, version = version + 1, updated_at = ${t} WHERE key = '${key}'`;
 const post = (id: number, agentId: string, topics: string, extra: Record<string, string | number> = {}) => {
   const cols = { id, agent_id: `'${agentId}'`, kind: "'note'", text: `'post ${id}'`, topics: `'${topics}'`, created_at: 3600000 * id, ...extra };
   return `INSERT INTO wall_posts (${Object.keys(cols).join(', ')}) VALUES (${Object.values(cols).join(', ')})`;
@@ -288,6 +289,7 @@ afterAll(async () => {
 /** Runs a case on fresh copies of both schemas; returns what each check returned and the abort messages. */
 async function runBoth(c: Case) {
   const lite = new Database(image);
+  registerFunctions(lite); // the triggers read memory values through memory_value()
   lite.pragma('foreign_keys = ON');
   const name = `case_${++n}`;
   await admin.query(`CREATE DATABASE ${name} TEMPLATE tmpl`);

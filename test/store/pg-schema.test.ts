@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../src/store/migrate.js';
 import { SqliteDb } from '../../src/store/sqlite.js';
 import { Database } from '../../src/store/sqlite-driver.js';
+import { registerFunctions } from '../../src/store/sqlite-connection.js';
 import { tempDir } from '../helpers/gateway.js';
 import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
@@ -73,6 +74,7 @@ beforeAll(async () => {
   await migrate(sdb);
   await sdb.close();
   lite = new Database(path.join(dir, 'ref.db'));
+  registerFunctions(lite); // the triggers read memory values through memory_value()
   lite.pragma('foreign_keys = ON');
 });
 afterAll(async () => {
@@ -93,7 +95,7 @@ function sqliteTables(): string[] {
 describe.skipIf(!hasPostgres)('PostgreSQL schema (src/store/pg-migrations)', () => {
   it('has one file per SQLite migration, same number and name, and all of them apply in order on an empty database', async () => {
     expect(pgFiles()).toEqual(readMigrations().map((m) => m.name));
-    expect(pgFiles()).toHaveLength(31);
+    expect(pgFiles()).toHaveLength(32);
     const url = await server.createDatabase('fresh');
     expect(await applyAll(url)).toEqual(pgFiles());
   });
@@ -153,8 +155,8 @@ describe.skipIf(!hasPostgres)('PostgreSQL schema (src/store/pg-migrations)', () 
 
   it('keeps the memory scope tokens SQLite computes (its hex() of the UTF-8 bytes)', async () => {
     const put = (a: string | null, ns: string, key: string, vis: string) =>
-      `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, version, created_at, updated_at)
-       VALUES (${a === null ? 'NULL' : `'${a}'`}, '${ns}', '${key}', '{}', 'x', 2, '${vis}', 1, 1, 1)`;
+      `INSERT INTO memory_entries (agent_id, namespace, key, value, size, visibility, version, created_at, updated_at)
+       VALUES (${a === null ? 'NULL' : `'${a}'`}, '${ns}', '${key}', '{}', 2, '${vis}', 1, 1, 1)`;
     const stmts = [
       "INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('agt_Ünï', 'scope-a', 'sa', 1)",
       put('agt_Ünï', 'notes/é', 'k1', 'private'),
@@ -185,8 +187,8 @@ describe.skipIf(!hasPostgres)('PostgreSQL full text (memory_fts → memory_entri
       "INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('fa1', 'fts-one', 'f1', 1), ('fa2', 'fts-two', 'f2', 1)",
       ...entries.map(
         ([a, ns, k, text, tags, vis]) =>
-          `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, version, created_at, updated_at)
-           VALUES (${a ? `'${a}'` : 'NULL'}, '${ns}', '${k}', '"${text}"', '${text}', 10, '${vis}', '${tags}', 1, 5, 5)`,
+          `INSERT INTO memory_entries (agent_id, namespace, key, value, size, visibility, tags, version, created_at, updated_at)
+           VALUES (${a ? `'${a}'` : 'NULL'}, '${ns}', '${k}', '"${text}"', 10, '${vis}', '${tags}', 1, 5, 5)`,
       ),
       ...posts.map((t, i) => `INSERT INTO wall_posts (agent_id, kind, text, created_at) VALUES ('fa${(i % 2) + 1}', 'note', '${t}', ${i + 1})`),
     ];

@@ -7,7 +7,6 @@ import type { ToolContext } from '../../src/registry/types.js';
 import type { BatchStatement, Queryable } from '../../src/store/db.js';
 import { sharedRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
 import { mustWrite, notFound, readsAll, resolveTarget, type Target } from './access.js';
-import { flattenText } from './facts-extract.js';
 import {
   Key,
   limitParam,
@@ -84,7 +83,6 @@ export function preparePut(ctx: ToolContext, target: Target, input: z.output<typ
     namespace: input.namespace,
     key: input.key,
     value,
-    text: flattenText(input.value),
     size,
     visibility: scratch ? 'public' : (input.visibility ?? null),
     tags: input.tags ? JSON.stringify([...new Set(input.tags)]) : null,

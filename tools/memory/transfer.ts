@@ -6,7 +6,6 @@ import { defineTool } from '../../src/registry/define-tool.js';
 import type { FileResult } from '../../src/registry/types.js';
 import { zodIssuesToDetail } from '../../src/registry/registry.js';
 import { putOne } from './entries.js';
-import { flattenText } from './facts-extract.js';
 import { Key, Namespace, OwnerHandle, SCRATCHPAD, Tags, Visibility } from './limits.js';
 import { exportRows, getEntry, insertWithHistory } from './store/entries.js';
 import { iso } from './shape.js';
@@ -114,6 +113,7 @@ export const memoryImport = defineTool({
         }
         await insertWithHistory(
           tx,
+          ctx.db.dialect,
           {
             ownerId: me.id,
             namespace: l.namespace,
@@ -125,9 +125,7 @@ export const memoryImport = defineTool({
             writtenBy: me.id,
             createdAt: l.created_at ? Date.parse(l.created_at) : now,
           },
-          versions.map((v, j) => {
-            return { version: v.version, value: JSON.stringify(v.value), text: flattenText(v.value), written_at: Date.parse(v.written_at) };
-          }),
+          versions.map((v) => ({ version: v.version, value: JSON.stringify(v.value), written_at: Date.parse(v.written_at) })),
         );
         counts.created++;
       }

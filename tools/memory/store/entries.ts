@@ -1,6 +1,7 @@
-// SQL for memory entries and their history. Triggers (migration 003) keep versions, the full-text index,
+// SQL for memory entries and their history. Triggers (migrations 003, 032) keep past versions, the full-text index,
 // the change feed and usage counters in step, so each write here is a single statement.
 import type { BatchStatement, Db, Queryable, SqlValue } from '../../../src/store/db.js';
+import { packValue } from '../../../src/store/value-codec.js';
 
 type Dialect = Db['dialect'];
 
@@ -21,7 +22,8 @@ export interface EntryRow {
   written_by: string | null;
 }
 
-const COLS = 'id, agent_id, namespace, key, value, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by';
+// memory_value(): the stored value's JSON text (SQLite may hold it deflated, src/store/value-codec.ts).
+const COLS = 'id, agent_id, namespace, key, memory_value(value) AS value, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by';
 const LIVE = '(expires_at IS NULL OR expires_at > ?)';
 
 export interface PutParams {
@@ -29,7 +31,6 @@ export interface PutParams {
   namespace: string;
   key: string;
   value: string;
-  text: string;
   size: number;
   /** null keeps the current setting on update (default on create). */
   visibility: string | null;
@@ -50,40 +51,40 @@ const RETURNING = 'RETURNING id, version, created_at, updated_at';
 // index is on coalesce(agent_id, ''). PostgreSQL also needs the table's own columns qualified in the upsert (the
 // excluded row is in scope too) and a typed default for the JSONB tags.
 const UPDATE_SET = {
-  sqlite: `value = ?4, text = ?5, size = ?6,
-  visibility = ifnull(?7, CASE WHEN expires_at <= ?10 THEN 'private' ELSE visibility END),
-  tags = ifnull(?8, CASE WHEN expires_at <= ?10 THEN '[]' ELSE tags END),
-  pinned = ifnull(?9, pinned), version = version + 1,
-  created_at = CASE WHEN expires_at <= ?10 THEN ?10 ELSE created_at END,
-  updated_at = ?10, expires_at = ?11, written_by = ?12, client_key = ?13`,
-  postgres: `value = ?4, text = ?5, size = ?6,
-  visibility = coalesce(?7, CASE WHEN memory_entries.expires_at <= ?10 THEN 'private' ELSE memory_entries.visibility END),
-  tags = coalesce(?8, CASE WHEN memory_entries.expires_at <= ?10 THEN '[]' ELSE memory_entries.tags END),
-  pinned = coalesce(?9, memory_entries.pinned), version = memory_entries.version + 1,
-  created_at = CASE WHEN memory_entries.expires_at <= ?10 THEN ?10 ELSE memory_entries.created_at END,
-  updated_at = ?10, expires_at = ?11, written_by = ?12, client_key = ?13`,
+  sqlite: `value = ?4, size = ?5,
+  visibility = ifnull(?6, CASE WHEN expires_at <= ?9 THEN 'private' ELSE visibility END),
+  tags = ifnull(?7, CASE WHEN expires_at <= ?9 THEN '[]' ELSE tags END),
+  pinned = ifnull(?8, pinned), version = version + 1,
+  created_at = CASE WHEN expires_at <= ?9 THEN ?9 ELSE created_at END,
+  updated_at = ?9, expires_at = ?10, written_by = ?11, client_key = ?12`,
+  postgres: `value = ?4, size = ?5,
+  visibility = coalesce(?6, CASE WHEN memory_entries.expires_at <= ?9 THEN 'private' ELSE memory_entries.visibility END),
+  tags = coalesce(?7, CASE WHEN memory_entries.expires_at <= ?9 THEN '[]' ELSE memory_entries.tags END),
+  pinned = coalesce(?8, memory_entries.pinned), version = memory_entries.version + 1,
+  created_at = CASE WHEN memory_entries.expires_at <= ?9 THEN ?9 ELSE memory_entries.created_at END,
+  updated_at = ?9, expires_at = ?10, written_by = ?11, client_key = ?12`,
 };
 
 const UPSERT = {
-  sqlite: `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by, client_key)
-  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ifnull(?7, 'private'), ifnull(?8, '[]'), ifnull(?9, 0), 1, ?10, ?10, ?11, ?12, ?13)
+  sqlite: `INSERT INTO memory_entries (agent_id, namespace, key, value, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by, client_key)
+  VALUES (?1, ?2, ?3, ?4, ?5, ifnull(?6, 'private'), ifnull(?7, '[]'), ifnull(?8, 0), 1, ?9, ?9, ?10, ?11, ?12)
   ON CONFLICT (ifnull(agent_id, ''), namespace, key) DO UPDATE SET ${UPDATE_SET.sqlite}`,
-  postgres: `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by, client_key)
-  VALUES (?1, ?2, ?3, ?4, ?5, ?6, coalesce(?7, 'private'), coalesce(CAST(?8 AS JSONB), '[]'), coalesce(?9, 0), 1, ?10, ?10, ?11, ?12, ?13)
+  postgres: `INSERT INTO memory_entries (agent_id, namespace, key, value, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by, client_key)
+  VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, 'private'), coalesce(CAST(?7 AS JSONB), '[]'), coalesce(?8, 0), 1, ?9, ?9, ?10, ?11, ?12)
   ON CONFLICT (coalesce(agent_id, ''), namespace, key) DO UPDATE SET ${UPDATE_SET.postgres}`,
 };
 
 // Create only: the upsert updates only an expired entry.
 const CREATE = {
-  sqlite: `${UPSERT.sqlite} WHERE expires_at <= ?10`,
-  postgres: `${UPSERT.postgres} WHERE memory_entries.expires_at <= ?10`,
+  sqlite: `${UPSERT.sqlite} WHERE expires_at <= ?9`,
+  postgres: `${UPSERT.postgres} WHERE memory_entries.expires_at <= ?9`,
 };
 
 const UPDATE_IF_VERSION = {
   sqlite: `UPDATE memory_entries SET ${UPDATE_SET.sqlite}
-      WHERE ifnull(agent_id, '') = ifnull(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?10) AND version = ?14`,
+      WHERE ifnull(agent_id, '') = ifnull(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?9) AND version = ?13`,
   postgres: `UPDATE memory_entries SET ${UPDATE_SET.postgres}
-      WHERE coalesce(agent_id, '') = coalesce(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?10) AND version = ?14`,
+      WHERE coalesce(agent_id, '') = coalesce(?1, '') AND namespace = ?2 AND key = ?3 AND (expires_at IS NULL OR expires_at > ?9) AND version = ?13`,
 };
 
 export type PutRow = { id: number; version: number; created_at: number; updated_at: number };
@@ -94,7 +95,7 @@ export type PutRow = { id: number; version: number; created_at: number; updated_
  * continues.
  */
 export function putStatement(p: PutParams, dialect: Dialect): BatchStatement {
-  const params: SqlValue[] = [p.ownerId, p.namespace, p.key, p.value, p.text, p.size, p.visibility, p.tags, p.pinned, p.now, p.expiresAt, p.writtenBy, p.clientKey];
+  const params: SqlValue[] = [p.ownerId, p.namespace, p.key, dialect === 'sqlite' ? packValue(p.value, p.size) : p.value, p.size, p.visibility, p.tags, p.pinned, p.now, p.expiresAt, p.writtenBy, p.clientKey];
   if (p.ifVersion === null) return { sql: `${UPSERT[dialect]} ${RETURNING}`, params, expectRow: true };
   if (p.ifVersion === 0) return { sql: `${CREATE[dialect]} ${RETURNING}`, params, expectRow: true };
   params.push(p.ifVersion);
@@ -133,20 +134,28 @@ export const listEntries = (db: Db, o: { ownerId: string | null; namespace: stri
     [o.ownerId, o.namespace, o.after, o.now, o.publicOnly ? 1 : 0, o.limit],
   );
 
+// Versions of an entry: the past ones in memory_versions, the current one the entry itself (migration 032).
+const VERSIONS = `SELECT version, memory_value(value) AS value, size, written_at, written_by FROM memory_versions WHERE entry_id = ?1
+  UNION ALL SELECT version, memory_value(value), size, updated_at, written_by FROM memory_entries WHERE id = ?1`;
+
+type VersionRow = { version: number; value: string; size: number; written_at: number; written_by: string | null };
+
 export const history = (db: Db, entryId: number, limit: number) =>
-  db.all<{ version: number; value: string; size: number; written_at: number; written_by: string | null }>(
-    'SELECT version, value, size, written_at, (SELECT handle FROM agents WHERE id = written_by) AS written_by FROM memory_versions WHERE entry_id = ? ORDER BY version DESC LIMIT ?',
+  db.all<VersionRow>(
+    `SELECT v.version, v.value, v.size, v.written_at, (SELECT handle FROM agents WHERE id = v.written_by) AS written_by
+     FROM (${VERSIONS}) v ORDER BY v.version DESC LIMIT ?2`,
     [entryId, limit],
   );
 
 export const versionOf = (db: Db, entryId: number, version: number) =>
-  db.get<{ version: number; value: string; size: number; written_at: number; written_by: string | null }>(
-    'SELECT version, value, size, written_at, (SELECT handle FROM agents WHERE id = written_by) AS written_by FROM memory_versions WHERE entry_id = ? AND version = ?',
+  db.get<VersionRow>(
+    `SELECT v.version, v.value, v.size, v.written_at, (SELECT handle FROM agents WHERE id = v.written_by) AS written_by
+     FROM (${VERSIONS}) v WHERE v.version = ?2`,
     [entryId, version],
   );
 
 export const countVersions = async (db: Db, entryId: number): Promise<number> =>
-  (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_versions WHERE entry_id = ?', [entryId]))?.n ?? 0;
+  (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${VERSIONS}) v`, [entryId]))?.n ?? 0;
 
 export type RemovalOp = 'delete' | 'expire' | 'forget';
 
@@ -182,12 +191,14 @@ export const expiredIds = async (db: Db, now: number, limit: number): Promise<nu
 export const usageOf = async (db: Db, agentId: string): Promise<{ entries: number; bytes: number }> =>
   (await db.get<{ entries: number; bytes: number }>('SELECT entries, bytes FROM memory_usage WHERE agent_id = ?', [agentId])) ?? { entries: 0, bytes: 0 };
 
-/** Entries of an agent with all kept versions, for export (namespace optional). */
+/** Entries of an agent with all kept versions (the current one last), for export (namespace optional). */
 const EXPORT_VERSIONS = {
-  sqlite: `(SELECT json_group_array(json_object('version', v.version, 'value', json(v.value), 'written_at', v.written_at))
-          FROM (SELECT version, value, written_at FROM memory_versions WHERE entry_id = e.id ORDER BY version) v)`,
-  postgres: `(SELECT coalesce(json_agg(json_build_object('version', v.version, 'value', v.value, 'written_at', v.written_at) ORDER BY v.version), '[]')
-          FROM memory_versions v WHERE v.entry_id = e.id)`,
+  sqlite: `(SELECT json_group_array(json_object('version', v.version, 'value', json(memory_value(v.value)), 'written_at', v.written_at))
+          FROM (SELECT version, value, written_at FROM memory_versions WHERE entry_id = e.id
+                UNION ALL SELECT e.version, e.value, e.updated_at ORDER BY 1) v)`,
+  postgres: `(SELECT json_agg(json_build_object('version', v.version, 'value', v.value, 'written_at', v.written_at) ORDER BY v.version)
+          FROM (SELECT version, value, written_at FROM memory_versions WHERE entry_id = e.id
+                UNION ALL SELECT e.version, e.value, e.updated_at) v)`,
 };
 
 export const exportRows = (db: Db, agentId: string, namespace: string | null, now: number) =>
@@ -201,20 +212,22 @@ export const exportRows = (db: Db, agentId: string, namespace: string | null, no
 /** Creates an entry with its imported history (the newest version becomes current). */
 export async function insertWithHistory(
   tx: Queryable,
+  dialect: Dialect,
   e: { ownerId: string; namespace: string; key: string; visibility: string; tags: string; pinned: number; expiresAt: number | null; writtenBy: string; createdAt: number },
-  versions: { version: number; value: string; text: string; written_at: number }[],
+  versions: { version: number; value: string; written_at: number }[],
 ): Promise<void> {
   const last = versions[versions.length - 1];
+  const stored = (json: string) => (dialect === 'sqlite' ? packValue(json) : json);
   const row = await tx.get<{ id: number }>(
-    `INSERT INTO memory_entries (agent_id, namespace, key, value, text, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    [e.ownerId, e.namespace, e.key, last.value, last.text, Buffer.byteLength(last.value), e.visibility, e.tags, e.pinned, last.version, e.createdAt, last.written_at, e.expiresAt, e.writtenBy],
+    `INSERT INTO memory_entries (agent_id, namespace, key, value, size, visibility, tags, pinned, version, created_at, updated_at, expires_at, written_by)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    [e.ownerId, e.namespace, e.key, stored(last.value), Buffer.byteLength(last.value), e.visibility, e.tags, e.pinned, last.version, e.createdAt, last.written_at, e.expiresAt, e.writtenBy],
   );
   for (const v of versions.slice(0, -1)) {
     await tx.run('INSERT INTO memory_versions (entry_id, version, value, size, written_at, written_by) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [
       row!.id,
       v.version,
-      v.value,
+      stored(v.value),
       Buffer.byteLength(v.value),
       v.written_at,
       e.writtenBy,

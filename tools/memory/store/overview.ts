@@ -7,7 +7,8 @@ export async function statsOf(db: Db, agentId: string, now: number) {
        (SELECT entries FROM memory_usage WHERE agent_id = ?1) AS entries,
        (SELECT bytes FROM memory_usage WHERE agent_id = ?1) AS bytes,
        (SELECT COUNT(DISTINCT namespace) FROM memory_entries WHERE agent_id = ?1 AND (expires_at IS NULL OR expires_at > ?2)) AS namespaces,
-       (SELECT COUNT(*) FROM memory_versions v JOIN memory_entries e ON e.id = v.entry_id WHERE e.agent_id = ?1) AS versions,
+       (SELECT COUNT(*) FROM memory_versions v JOIN memory_entries e ON e.id = v.entry_id WHERE e.agent_id = ?1)
+         + (SELECT COUNT(*) FROM memory_entries WHERE agent_id = ?1) AS versions,
        (SELECT COUNT(*) FROM memory_acl WHERE owner_id = ?1) AS shares,
        (SELECT COUNT(*) FROM memory_acl WHERE grantee_id = ?1) AS shared_with_me,
        (SELECT COUNT(*) FROM memory_facts f JOIN memory_entries e ON e.id = f.entry_id WHERE e.agent_id = ?1 AND f.superseded_at IS NULL) AS facts`,
@@ -16,7 +17,7 @@ export async function statsOf(db: Db, agentId: string, now: number) {
   return row ?? {};
 }
 
-const CARD_COLS = 'id, namespace, key, value, tags, pinned, version, updated_at';
+const CARD_COLS = 'id, namespace, key, memory_value(value) AS value, tags, pinned, version, updated_at';
 export interface CardRow {
   id: number;
   namespace: string;
