@@ -4,7 +4,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Database } from './sqlite-driver.js';
 import type { Params, RunResult, SqlValue } from './db.js';
-import { MEMORY_VALUE_FUNCTION, unpackValue } from './value-codec.js';
+import { storedWords, unpackValue } from './value-codec.js';
 
 const STATEMENT_CACHE = 256;
 
@@ -68,7 +68,8 @@ function normalise(p: Prepared, params: Params | undefined): unknown[] {
 
 /** The SQL functions the schema's triggers and queries call, on every connection (a trigger runs on the writer's). */
 export function registerFunctions(raw: BetterSqlite3.Database): void {
-  raw.function(MEMORY_VALUE_FUNCTION, { deterministic: true }, (v: unknown) => (v instanceof Uint8Array ? unpackValue(v) : v) as string);
+  raw.function('memory_value', { deterministic: true }, (v: unknown) => (v instanceof Uint8Array ? unpackValue(v) : v) as string);
+  raw.function('memory_words', { deterministic: true }, (v: unknown) => (typeof v === 'string' || v instanceof Uint8Array ? storedWords(v) : null));
 }
 
 export class Connection {

@@ -4,8 +4,7 @@
 // search (words and snippets), the context card; and a second agent still sees none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
-import { flattenText } from '../../tools/memory/facts-extract.js';
-import { wordsOf } from '../../tools/memory/store/words.js';
+import { flattenText } from '../../src/store/value-codec.js';
 
 let gw: TestGateway;
 let a: { handle: string; secret: string };
@@ -107,8 +106,8 @@ describe('memory values at rest', () => {
 
   it("the database's words of a value are flattenText's (keys, strings, numbers, booleans)", async () => {
     const db = gw.gateway.db;
-    const value = { a: 'Hello, wörld', n: [1, 2.5, { deep: true, off: false, nothing: null }], 'key with space': 'x y' };
-    const row = await db.get<{ words: string }>(`SELECT ${wordsOf(db.dialect, 'v.value')} AS words FROM (SELECT CAST(? AS ${db.dialect === 'sqlite' ? 'TEXT' : 'JSON'}) AS value) v`, [
+    const value = { a: 'Hello, wörld', n: [1, 2.5, { deep: true, off: false, nothing: null }], 'key with space': 'x\u0000y' };
+    const row = await db.get<{ words: string }>(`SELECT memory_words(v.value) AS words FROM (SELECT CAST(? AS ${db.dialect === 'sqlite' ? 'TEXT' : 'JSON'}) AS value) v`, [
       JSON.stringify(value),
     ]);
     // PostgreSQL's jsonb orders keys its own way: the same words, perhaps in another order.

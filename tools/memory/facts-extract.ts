@@ -90,28 +90,3 @@ export async function extractFacts(value: unknown, tags: string[]): Promise<Fact
     return true;
   });
 }
-
-/** Words of a JSON value for the full-text index: strings, numbers, booleans and object keys. */
-export function flattenText(value: unknown, limit = 64 * 1024): string {
-  const parts: string[] = [];
-  let size = 0;
-  const walk = (v: unknown) => {
-    if (size > limit) return;
-    if (v === null || v === undefined) return;
-    if (typeof v === 'object') {
-      if (Array.isArray(v)) v.forEach(walk);
-      else
-        for (const [k, x] of Object.entries(v)) {
-          parts.push(k);
-          walk(x);
-        }
-      return;
-    }
-    const s = String(v);
-    parts.push(s);
-    size += s.length;
-  };
-  walk(value);
-  // U+0000 is no word, and PostgreSQL's text cannot hold it: the search text has a space there.
-  return parts.join(' ').slice(0, limit).replaceAll('\u0000', ' ');
-}

@@ -8,7 +8,7 @@ import { readsAll, resolveTarget } from './access.js';
 import { limitParam, Namespace, OwnerHandle } from './limits.js';
 import { getEntry, listEntries } from './store/entries.js';
 import { iso } from './shape.js';
-import { flattenText } from './facts-extract.js';
+import { flattenText } from '../../src/store/value-codec.js';
 
 interface Item {
   key: string;

@@ -1,9 +1,9 @@
 -- Memory keeps each byte of a value about once (issue 26, docs/decisions/storage.md). Before this, a value was
 -- stored four times and indexed once more: memory_entries.value, memory_entries.text (the value flattened to
 -- words), memory_versions (the current version too), memory_changes.value (the feed's copy), and the FTS5 index.
---   * memory_entries.text goes: the words are computed from the value by json_tree where they are needed (the
---     index triggers below, search snippets, facts, embeddings: tools/memory/store/words.ts holds the same
---     expression). It gives flattenText's words: object keys, strings, numbers and booleans, first 64 KiB.
+--   * memory_entries.text goes: the words are computed from the value where they are needed (the index triggers
+--     below, search snippets, facts, embeddings) by memory_words(), which every connection registers
+--     (src/store/sqlite-connection.ts): flattenText's words, object keys, strings, numbers and booleans, first 64 KiB.
 --   * memory_fts becomes contentless (content = '', contentless_delete = 1): it needs neither a copy of the words
 --     nor the old words to delete a row. It keeps positions (detail = full): with detail = column, 40% smaller,
 --     a contentless table gives every hit a BM25 score of 0, and an external-content one re-reads each hit to rank.
@@ -26,10 +26,7 @@ INSERT INTO memory_fts (memory_fts, rank) VALUES ('rank', 'bm25(1.0, 4.0, 1.0, 2
 
 INSERT INTO memory_fts (rowid, namespace, key, text, tags, scope)
   SELECT e.id, e.namespace, e.key,
-    (SELECT substr(group_concat(w.w, ' ' ORDER BY w.id), 1, 65536) FROM (
-       SELECT t.id, CASE WHEN typeof(t.key) = 'text' THEN t.key || ' ' ELSE '' END
-         || CASE t.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN '' WHEN 'object' THEN '' WHEN 'array' THEN '' ELSE t.atom END AS w
-       FROM json_tree(memory_value(e.value)) t) w WHERE w.w <> ''),
+    memory_words(e.value),
     e.tags, e.scope
   FROM memory_entries e;
 
@@ -39,10 +36,7 @@ UPDATE memory_changes SET value = NULL WHERE op = 'put' AND value IS NOT NULL;
 CREATE TRIGGER memory_entries_ai AFTER INSERT ON memory_entries BEGIN
   INSERT INTO memory_fts (rowid, namespace, key, text, tags, scope)
     VALUES (NEW.id, NEW.namespace, NEW.key,
-      (SELECT substr(group_concat(w.w, ' ' ORDER BY w.id), 1, 65536) FROM (
-         SELECT t.id, CASE WHEN typeof(t.key) = 'text' THEN t.key || ' ' ELSE '' END
-           || CASE t.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN '' WHEN 'object' THEN '' WHEN 'array' THEN '' ELSE t.atom END AS w
-         FROM json_tree(memory_value(NEW.value)) t) w WHERE w.w <> ''),
+      memory_words(NEW.value),
       NEW.tags, NEW.scope);
   DELETE FROM memory_changes WHERE ifnull(agent_id, '') = ifnull(NEW.agent_id, '') AND namespace = NEW.namespace AND key = NEW.key;
   INSERT INTO memory_changes (agent_id, namespace, key, op, version, visibility, tags, expires_at, at)
@@ -63,10 +57,7 @@ CREATE TRIGGER memory_entries_au AFTER UPDATE OF version ON memory_entries BEGIN
     AND (OLD.value IS NOT NEW.value OR OLD.tags IS NOT NEW.tags OR OLD.scope IS NOT NEW.scope);
   INSERT INTO memory_fts (rowid, namespace, key, text, tags, scope)
     SELECT NEW.id, NEW.namespace, NEW.key,
-      (SELECT substr(group_concat(w.w, ' ' ORDER BY w.id), 1, 65536) FROM (
-         SELECT t.id, CASE WHEN typeof(t.key) = 'text' THEN t.key || ' ' ELSE '' END
-           || CASE t.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN '' WHEN 'object' THEN '' WHEN 'array' THEN '' ELSE t.atom END AS w
-         FROM json_tree(memory_value(NEW.value)) t) w WHERE w.w <> ''),
+      memory_words(NEW.value),
       NEW.tags, NEW.scope
     WHERE OLD.value IS NOT NEW.value OR OLD.tags IS NOT NEW.tags OR OLD.scope IS NOT NEW.scope;
   DELETE FROM memory_changes WHERE ifnull(agent_id, '') = ifnull(NEW.agent_id, '') AND namespace = NEW.namespace AND key = NEW.key;

@@ -1,10 +1,9 @@
 // SQL for entry embeddings (float32 vectors) used by semantic search.
 import type { Db } from '../../../src/store/db.js';
-import { wordsOf } from './words.js';
 
 export const entriesDueForEmbedding = (db: Db, limit: number) =>
   db.all<{ id: number; version: number; text: string; key: string }>(
-    `SELECT e.id, e.version, ${wordsOf(db.dialect, 'e.value')} AS text, e.key FROM memory_entries e LEFT JOIN memory_embeddings m ON m.entry_id = e.id
+    `SELECT e.id, e.version, memory_words(e.value) AS text, e.key FROM memory_entries e LEFT JOIN memory_embeddings m ON m.entry_id = e.id
      WHERE m.entry_id IS NULL OR m.version < e.version ORDER BY e.id LIMIT ?`,
     [limit],
   );
@@ -33,7 +32,7 @@ export const hitsByIds = (db: Db, ids: number[]) =>
   ids.length === 0
     ? Promise.resolve([])
     : db.all<{ id: number; owner: string | null; owner_id: string | null; namespace: string; key: string; visibility: string; tags: string; updated_at: number; snippet: string }>(
-        `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, substr(${wordsOf(db.dialect, 'e.value')}, 1, 120) AS snippet
+        `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, substr(memory_words(e.value), 1, 120) AS snippet
          FROM memory_entries e LEFT JOIN agents a ON a.id = e.agent_id WHERE e.id IN (${ids.map(() => '?').join(',')})`,
         ids,
       );

@@ -1,12 +1,11 @@
 // SQL for facts (per entry version; superseded facts are kept but not returned) and the memory graph.
 import type { Db } from '../../../src/store/db.js';
 import type { Fact } from '../facts-extract.js';
-import { wordsOf } from './words.js';
 
 /** Entries whose facts lag behind their version, oldest first. */
 export const entriesDueForFacts = (db: Db, limit: number) =>
   db.all<{ id: number; value: string; text: string; tags: string; version: number }>(
-    `SELECT id, memory_value(value) AS value, ${wordsOf(db.dialect, 'value')} AS text, tags, version FROM memory_entries WHERE facts_version < version ORDER BY id LIMIT ?`,
+    `SELECT id, memory_value(value) AS value, memory_words(value) AS text, tags, version FROM memory_entries WHERE facts_version < version ORDER BY id LIMIT ?`,
     [limit],
   );
 

@@ -1,7 +1,6 @@
 // SQL for full-text search over memory (FTS5, BM25) with the visibility rule in the query itself:
 // own entries, entries shared with the caller, public entries and the scratchpad, never others' private ones.
 import type { Db } from '../../../src/store/db.js';
-import { wordsOf } from './words.js';
 
 /**
  * Turns free text into a safe FTS5 query: every word must match; a word written with a trailing `*` (at least
@@ -61,12 +60,12 @@ export const namespaceToken = (namespace: string): string => `x${hex(namespace)}
  * that, as FTS5's rank, lower is better.
  */
 const SEARCH = {
-  sqlite: `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, ${wordsOf('sqlite', 'e.value')} AS text, f.rank AS score
+  sqlite: `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, memory_words(e.value) AS text, f.rank AS score
      FROM (SELECT rowid, rank FROM memory_fts WHERE memory_fts MATCH ?1 ORDER BY rank LIMIT ?2) f
      JOIN memory_entries e ON e.id = f.rowid LEFT JOIN agents a ON a.id = e.agent_id
      WHERE e.expires_at IS NULL OR e.expires_at > ?3
      ORDER BY f.rank`,
-  postgres: `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, ${wordsOf('postgres', 'e.value')} AS text, f.rank AS score
+  postgres: `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, memory_words(e.value) AS text, f.rank AS score
      FROM (SELECT m.id, -ts_rank('{0, 0.25, 0.5, 1}', m.fts, to_tsquery('simple', ?4)) AS rank
            FROM memory_entries m WHERE m.fts @@ to_tsquery('simple', ?1) ORDER BY rank, m.id LIMIT ?2) f
      JOIN memory_entries e ON e.id = f.id LEFT JOIN agents a ON a.id = e.agent_id
