@@ -16,7 +16,7 @@ import { createLazyX402, type LazyX402 } from './billing/x402/lazy.js';
 import { createEgress } from './egress/index.js';
 import { Bus } from './bus.js';
 import { Accounts } from './commerce/accounts.js';
-import { CardRail } from './commerce/card-rail.js';
+import type { CardRail } from './commerce/card-rail.js';
 import { orderPath } from './commerce/index.js';
 import { CreditsRail } from './commerce/credits-rail.js';
 import type { Rail, RailName } from './commerce/rails.js';
@@ -51,11 +51,11 @@ export async function buildInfrastructure(o: {
   const { db, config, clock, log } = o;
   const clientKey = makeClientKey(await installPepper(db));
   const egress = createEgress({ allow: config.egressAllow });
-  const resolver = new AgentResolver(o.lookupAgent, () => clock.now());
+  const resolver = new AgentResolver(o.lookupAgent, () => clock.now(), config.caches.credentialEntries);
   const wallet = await loadOrCreateWallet(config.dataDir, config.x402.privateKey);
   if (wallet.source === 'generated') log.info({ address: wallet.address }, 'generated a service wallet; fund it with gas to settle x402 payments');
   const payments: PaymentSettings = { ...config.x402, payTo: config.x402.payTo ?? wallet.address };
-  const keys = new KeyService(db, () => clock.now());
+  const keys = new KeyService(db, () => clock.now(), config.caches.credentialEntries);
   const billing = new Billing(keys, new Quota(db, clock), () => payments, () => config.baseUrl, clock);
   // Agent credits pay when an authenticated agent sent no API key and no x402 payment header.
   billing.addMethod(new CreditsPayment(db, clock, () => config.baseUrl));
@@ -63,12 +63,14 @@ export async function buildInfrastructure(o: {
   billing.addMethod(x402.method);
   await x402.recover().catch((err: unknown) => log.warn({ err }, 'x402 ledger recovery failed; open payments stay open'));
   const usage = new UsageRecorder(db, clock);
+  // The Stripe SDK (a tenth of a second to load) only where cards are configured.
+  const card: CardRail | undefined = config.commercial.stripe ? new (await import('./commerce/card-rail.js')).CardRail(config.commercial.stripe, log) : undefined;
   // The rails orders are paid through: the prepaid balance, x402 (verified when placed, settled on delivery), cards.
   const orderRails = (): Map<RailName, Rail> => {
     const rails = new Map<RailName, Rail>([['credits', new CreditsRail(db, clock)]]);
     const c = config.commercial;
     rails.set('x402', new X402Rail({ settings: payments, windowSeconds: c.x402WindowSeconds, resourceUrl: (s) => `${c.baseUrl}${orderPath(s)}`, payments: () => x402.orders(), clock }));
-    if (c.stripe) rails.set('card', new CardRail(c.stripe, log));
+    if (card) rails.set('card', card);
     return rails;
   };
   const services: Services = {
@@ -82,9 +84,9 @@ export async function buildInfrastructure(o: {
     keys,
     payments,
     bus: new Bus(),
-    blobs: new FsBlobStore(path.join(config.dataDir, 'blobs')),
+    blobs: new FsBlobStore(path.join(config.dataDir, 'blobs'), config.caches.blobBytes),
     scheduler: undefined as unknown as Scheduler<WorkerContext>,
-    commerce: { accounts: new Accounts(db, () => clock.now()), rails: orderRails() },
+    commerce: { accounts: new Accounts(db, () => clock.now(), config.caches.credentialEntries), rails: orderRails() },
   };
   // The scheduler runs work with the same services it is part of.
   services.scheduler = new Scheduler<WorkerContext>({ db, clock, config, log, services });

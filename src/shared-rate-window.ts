@@ -19,9 +19,10 @@ const KEEP_MS = 24 * 3600_000;
 /** …by a take at most this often per instance (a take drops its own key's old hits each time). */
 const PRUNE_EVERY_MS = 60_000;
 
-export function sharedRateWindow(db: Db, name: string, limit: number, windowMs: number, clock: Clock): SharedRateWindow {
+/** `maxKeys` bounds the keys SQLite's in-process window tracks (GATEWAY_RATE_WINDOW_KEYS); PostgreSQL keeps rows. */
+export function sharedRateWindow(db: Db, name: string, limit: number, windowMs: number, clock: Clock, maxKeys?: number): SharedRateWindow {
   if (db.dialect === 'sqlite') {
-    const local = new RateWindow(limit, windowMs, clock);
+    const local = new RateWindow(limit, windowMs, clock, maxKeys);
     return { take: (key) => Promise.resolve(local.take(key)) };
   }
   let prunedAt = 0;

@@ -2,16 +2,16 @@
 // serves requests with serveThread(); the main side calls it through a ThreadClient.
 import fs from 'node:fs';
 import os from 'node:os';
-import { parentPort, Worker } from 'node:worker_threads';
+import { parentPort, Worker, type ResourceLimits } from 'node:worker_threads';
 
 /**
  * Starts the thread whose entry module is `entry` (a sibling module's URL). Running from TypeScript sources
  * (tests, tsx), Node 20 applies no loader to a worker's entry, so the thread registers tsx before importing it.
  */
-export function spawnThread(entry: URL, workerData?: unknown): Worker {
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData });
+export function spawnThread(entry: URL, workerData?: unknown, resourceLimits?: ResourceLimits): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData, resourceLimits });
   const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(boot, { eval: true, workerData });
+  return new Worker(boot, { eval: true, workerData, resourceLimits });
 }
 
 /** The URL of a module next to `from` (import.meta.url), with the extension the caller itself runs with. */
@@ -108,8 +108,8 @@ export class ThreadClient<Req, Res> {
   }
 
   /** Resolves once the thread's entry module has loaded and it serves requests. */
-  static start<Req, Res>(entry: URL, workerData?: unknown): Promise<ThreadClient<Req, Res>> {
-    const worker = spawnThread(entry, workerData);
+  static start<Req, Res>(entry: URL, workerData?: unknown, resourceLimits?: ResourceLimits): Promise<ThreadClient<Req, Res>> {
+    const worker = spawnThread(entry, workerData, resourceLimits);
     return new Promise((resolve, reject) => {
       worker.once('message', () => {
         worker.off('error', reject);

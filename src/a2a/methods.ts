@@ -30,6 +30,8 @@ export interface MethodDeps {
   card: () => CardInfo;
   /** Open streams, so a stopping gateway can end them. */
   streams: Set<SseStream>;
+  /** At most this many open at once (GATEWAY_A2A_MAX_STREAMS); a stream beyond it is refused before any work. */
+  maxStreams: number;
 }
 
 const pushUnsupported: Handler = async () => {
@@ -50,6 +52,13 @@ export function methodTables(d: MethodDeps): { v03: Record<string, Handler>; v1:
   };
 
   const open = (c: Call, shape: (e: StreamEvent) => unknown, onClose: () => void): SseStream => {
+    // Refused rather than closing another client's stream: the caller can send without streaming and poll the task.
+    if (d.streams.size >= d.maxStreams) {
+      throw new RpcError(RPC.UNSUPPORTED_OPERATION, `This gateway has ${d.maxStreams} event streams open, its limit: send without streaming (and poll tasks/get), or retry later.`, {
+        reason: 'too_many_streams',
+        limit: d.maxStreams,
+      });
+    }
     const s = new SseStream(c.res, c.id, shape, () => {
       d.streams.delete(s);
       onClose();

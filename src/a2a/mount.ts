@@ -48,7 +48,7 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
   follower.attach(d.registry.services.bus);
   follower.reconcile().catch((err: unknown) => d.log.warn({ err }, 'a2a: reconcile at start-up failed'));
   const streams = new Set<SseStream>();
-  const tables = methodTables({ registry: d.registry, service, streams, card: () => ({ baseUrl: d.config.baseUrl, version: d.version }) });
+  const tables = methodTables({ registry: d.registry, service, streams, maxStreams: d.config.caches.a2aStreams, card: () => ({ baseUrl: d.config.baseUrl, version: d.version }) });
 
   const dispatch = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const text = await readBody(req, d.config.maxBodyBytes);

@@ -1,10 +1,10 @@
 // Resolves `Authorization: Bearer <secret>` to an agent. Lookups are by SHA-256 of the secret (the only
 // form stored) and cached briefly so hot paths skip the database; deletes and rotations evict at once here,
-// and the TTL bounds staleness when another gateway process changed the agent.
+// and the TTL bounds staleness when another gateway process changed the agent. At most `maxEntries` secrets are
+// kept (GATEWAY_CREDENTIAL_CACHE_ENTRIES), the oldest out first; 0 looks every secret up.
 import { hashSecret } from './secrets.js';
 import type { AgentRef } from '../registry/types.js';
 
-const MAX_ENTRIES = 10_000;
 const TTL_MS = 30_000;
 
 export class AgentResolver {
@@ -13,6 +13,7 @@ export class AgentResolver {
   constructor(
     private readonly lookup: (secretHash: string) => Promise<AgentRef | undefined>,
     private readonly now: () => number = Date.now,
+    private readonly maxEntries = 10_000,
   ) {}
 
   async resolve(secret: string): Promise<AgentRef | null> {
@@ -25,7 +26,8 @@ export class AgentResolver {
       this.cache.delete(hash);
       return null;
     }
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
+    if (this.maxEntries === 0) return agent;
+    if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(hash, { agent: { id: agent.id, handle: agent.handle }, at: this.now() });
     return agent;
   }

@@ -1,4 +1,5 @@
-// API keys: issued with a fixed live prefix, shown once, stored as SHA-256, looked up through a short cache.
+// API keys: issued with a fixed live prefix, shown once, stored as SHA-256, looked up through a short cache of at
+// most `maxCache` keys (GATEWAY_CREDENTIAL_CACHE_ENTRIES; 0: none).
 import { hashSecret, KEY_PREFIX, newId, newSecret } from '../auth/secrets.js';
 import type { Db } from '../store/db.js';
 import * as store from '../store/keys.js';
@@ -6,7 +7,6 @@ import type { Tier } from './tiers.js';
 
 export { KEY_PREFIX };
 const TTL_MS = 30_000;
-const MAX_CACHE = 10_000;
 
 export interface ApiKey {
   id: string;
@@ -20,6 +20,7 @@ export class KeyService {
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
+    private readonly maxCache = 10_000,
   ) {}
 
   /** Creates a key; the plaintext is returned to the caller once and never stored. */
@@ -39,7 +40,8 @@ export class KeyService {
     if (hit && this.now() - hit.at < TTL_MS) return hit.key;
     const row = await store.keyByHash(this.db, hash);
     const key = row && row.revoked_at === null ? { id: row.id, tier: row.tier, hint: row.hint } : null;
-    if (this.cache.size >= MAX_CACHE) this.cache.delete(this.cache.keys().next().value as string);
+    if (this.maxCache === 0) return key;
+    if (this.cache.size >= this.maxCache) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(hash, { key, at: this.now() });
     return key;
   }

@@ -24,13 +24,18 @@ function remainder(chunks: Buffer[], written: number): Buffer[] {
 }
 
 export class FsBlobStore implements BlobStore {
-  // 32 MB of recently downloaded blobs up to 2 MB each: repeated downloads skip the disk. Uploads are not
-  // cached: holding every new megabyte made the garbage collector the largest cost of an upload.
-  private readonly cache = new BlobCache(32 * 1024 * 1024, 2 * 1024 * 1024);
+  // Recently downloaded blobs up to 2 MB each (GATEWAY_BLOB_CACHE_BYTES in all): repeated downloads skip the disk.
+  // Uploads are not cached: holding every new megabyte made the garbage collector the largest cost of an upload.
+  private readonly cache: BlobCache;
   // Fan-out directories known to exist, so a put costs one write and one rename.
   private readonly dirs = new Set<string>();
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    cacheBytes = 32 * 1024 * 1024,
+  ) {
+    this.cache = new BlobCache(cacheBytes, 2 * 1024 * 1024);
+  }
 
   private file(sha256: string): string {
     if (!HEX64.test(sha256)) throw new Error('not a sha256');

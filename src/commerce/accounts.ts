@@ -1,5 +1,5 @@
 // Commercial accounts (issue 23): one per email, with a revenue key (prefix agr_live_) shown once and stored as
-// SHA-256, looked up through a short cache like the gateway's API keys.
+// SHA-256, looked up through a short cache like the gateway's API keys (GATEWAY_CREDENTIAL_CACHE_ENTRIES; 0: none).
 import { hashSecret, newId, newSecret, REVENUE_KEY_PREFIX } from '../auth/secrets.js';
 import type { AccountRef } from '../registry/call-types.js';
 import type { Db } from '../store/db.js';
@@ -10,7 +10,6 @@ export { REVENUE_KEY_PREFIX };
 export type { AccountRef };
 
 const TTL_MS = 30_000;
-const MAX_CACHE = 10_000;
 const hintOf = (key: string) => `${key.slice(0, REVENUE_KEY_PREFIX.length + 4)}…`;
 
 export class Accounts {
@@ -19,6 +18,7 @@ export class Accounts {
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
+    private readonly maxCache = 10_000,
   ) {}
 
   /** Opens an account; null when the email has one already. The key is returned once and never stored. */
@@ -49,7 +49,8 @@ export class Accounts {
     if (hit && this.now() - hit.at < TTL_MS) return hit.account;
     const row = await store.accountByKeyHash(this.db, hash);
     const account = row ? { id: row.id, email: row.email, name: row.name } : null;
-    if (this.cache.size >= MAX_CACHE) this.cache.delete(this.cache.keys().next().value as string);
+    if (this.maxCache === 0) return account;
+    if (this.cache.size >= this.maxCache) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(hash, { account, at: this.now() });
     return account;
   }

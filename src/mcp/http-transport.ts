@@ -30,6 +30,8 @@ export interface ResumeOptions {
   retryMs: number;
   /** Close a call's stream once it has run this long (the client polls); 0 = never. */
   pollAfterMs: number;
+  /** Bytes of events kept for replay (GATEWAY_MCP_REPLAY_BYTES); SseReplay's default when absent. */
+  replayBytes?: number;
 }
 
 interface Exchange {
@@ -65,7 +67,7 @@ export class HttpSessionTransport implements Transport {
   private readonly pending = new Map<RequestId, Exchange>();
   /** Request streams still to finish, by stream number (for a GET that resumes one). */
   private readonly streams = new Map<number, Exchange>();
-  private readonly replay = new SseReplay();
+  private readonly replay: SseReplay;
   /** Requests fed in by the gateway itself (a session rebuilt on this instance): their answers go nowhere. */
   private readonly internal = new Map<RequestId, () => void>();
   private nextStream = STANDALONE + 1;
@@ -78,7 +80,9 @@ export class HttpSessionTransport implements Transport {
   constructor(
     readonly sessionId: string,
     private readonly resume: ResumeOptions = { retryMs: 1000, pollAfterMs: 0 },
-  ) {}
+  ) {
+    this.replay = new SseReplay(resume.replayBytes);
+  }
 
   async start(): Promise<void> {}
 

@@ -1,5 +1,7 @@
 // The legacy HTTP+SSE transport (protocol 2024-11-05): GET /mcp/sse opens the stream and announces
-// POST /mcp/messages?sessionId=… for the client's messages. Each stream gets its own MCP server.
+// POST /mcp/messages?sessionId=… for the client's messages. Each stream gets its own MCP server. At most
+// `maxSessions` streams are held (GATEWAY_MCP_MAX_SSE_SESSIONS): a new one closes the least recently used, whose
+// client sees its stream end (and its next message answered 404), as after a dropped connection, and reconnects.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -24,7 +26,11 @@ export class LegacySseEndpoint {
   ) {}
 
   async open(res: ServerResponse, toolsets: string[]): Promise<void> {
-    if (this.streams.size >= this.opts.maxSessions) return plain(res, 503, 'Too many open SSE sessions; retry later.');
+    while (this.streams.size >= this.opts.maxSessions) {
+      const [oldest, s] = this.streams.entries().next().value!;
+      this.streams.delete(oldest);
+      await s.server.close().catch(() => undefined);
+    }
     const transport = new SSEServerTransport(this.opts.messagesPath, res);
     const server = this.factory(toolsets);
     this.streams.set(transport.sessionId, { transport, server });
@@ -36,6 +42,9 @@ export class LegacySseEndpoint {
   async message(req: IncomingMessage, res: ServerResponse, sessionId: string | null): Promise<void> {
     const s = sessionId ? this.streams.get(sessionId) : undefined;
     if (!s) return plain(res, 404, 'Unknown or expired sessionId: open GET /mcp/sse first.');
+    // Most recently used last, so the cap closes the least recently used.
+    this.streams.delete(sessionId!);
+    this.streams.set(sessionId!, s);
     (req as IncomingMessage & { auth?: unknown }).auth = {
       token: '',
       clientId: 'agent-gateway',

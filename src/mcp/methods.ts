@@ -112,19 +112,24 @@ function toMcpTool(t: Tool): McpTool {
   };
 }
 
-/** Tool pages per toolset filter, computed once per filter. */
+/**
+ * Tool pages per toolset filter, computed once per filter. A client picks its filter (`?toolsets=`), so the key is
+ * the filter's set (order and repeats do not make new ones) and at most PAGE_FILTERS are kept, the oldest out first.
+ */
 const pageCache = new WeakMap<Registry, Map<string, McpTool[]>>();
+const PAGE_FILTERS = 64;
 
 function visibleTools(catalog: McpCatalog, toolsets: string[]): McpTool[] {
   let byFilter = pageCache.get(catalog.registry);
   if (!byFilter) pageCache.set(catalog.registry, (byFilter = new Map()));
-  const key = toolsets.join(',');
+  const key = [...new Set(toolsets)].sort().join(',');
   let list = byFilter.get(key);
   if (!list) {
     list = catalog.registry
       .list()
       .filter((t) => t.expose.mcp && (toolsets.length === 0 || toolsets.includes(t.toolset)))
       .map(toMcpTool);
+    if (byFilter.size >= PAGE_FILTERS) byFilter.delete(byFilter.keys().next().value!);
     byFilter.set(key, list);
   }
   return list;

@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Credentials, McpSession } from '../registry/types.js';
 import { confirmAboveOf, elicitingConfirmer } from './confirmations.js';
-import { boundCredentials, INSTRUCTIONS, McpMethodError, mcpMethods, SERVER_EXTENSIONS, SERVER_INFO, type McpCatalog } from './methods.js';
+import { boundCredentials, INSTRUCTIONS, INVALID_PARAMS, McpMethodError, mcpMethods, SERVER_EXTENSIONS, SERVER_INFO, type McpCatalog } from './methods.js';
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
@@ -57,6 +57,9 @@ export interface SessionState {
   syncLogin?: (login: string | undefined) => void;
 }
 
+/** URIs one session may subscribe to: what a session holds stays bounded, so the session cap bounds them all. */
+export const MAX_SUBSCRIPTIONS = 1000;
+
 /** Runs a method, turning its error into v1's McpError (the 2025 era keeps -32002 for a missing resource). */
 const v1 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
   try {
@@ -81,7 +84,7 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
   const creds = (extra: Parameters<McpConnectionOptions['credentials']>[0]): Credentials => boundCredentials(opts.credentials(extra), session);
   const subscriptions = new SessionSubscriptions(opts.feed, (uri) => server.sendResourceUpdated({ uri }));
   server.onclose = () => subscriptions.close();
-  // The subscribed URIs, kept here for the shared state (SessionSubscriptions keeps its own).
+  // The subscribed URIs, kept here for the shared state and the limit (SessionSubscriptions keeps its own).
   const subscribed = new Set<string>();
   for (const uri of state?.subscriptions ?? []) subscribed.add(uri);
   if (state) {
@@ -99,10 +102,13 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
   server.setRequestHandler(SubscribeRequestSchema, (req, extra) =>
     v1(async () => {
       await m.checkSubscribe(req.params.uri, creds(extra));
+      if (!subscribed.has(req.params.uri) && subscribed.size >= MAX_SUBSCRIPTIONS) {
+        throw new McpMethodError(INVALID_PARAMS, `This session is subscribed to ${MAX_SUBSCRIPTIONS} resources, its limit: unsubscribe from one first.`);
+      }
       await subscriptions.add(req.params.uri);
-      if (state && !subscribed.has(req.params.uri)) {
+      if (!subscribed.has(req.params.uri)) {
         subscribed.add(req.params.uri);
-        await state.saveSubscriptions([...subscribed]);
+        await state?.saveSubscriptions([...subscribed]);
       }
       return {};
     }),

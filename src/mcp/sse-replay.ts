@@ -1,7 +1,8 @@
 // The events a 2025-era session's resumable SSE streams sent (SEP-1699), kept so a client that reconnects with
 // Last-Event-ID gets what followed. Event ids are `<stream>-<seq>`: the stream is 0 for the session's standalone
-// GET stream and one number per request stream, so an id alone says which stream to resume. Bounded: the oldest
-// events go first, and a client that comes back later than that has lost them, as over a dropped connection.
+// GET stream and one number per request stream, so an id alone says which stream to resume. Bounded by events and
+// by bytes (GATEWAY_MCP_REPLAY_BYTES): the oldest events go first, and a client that comes back later than that has
+// lost them, as over a dropped connection.
 
 export interface EventId {
   stream: number;
@@ -21,8 +22,12 @@ export class SseReplay {
   private readonly events: Stored[] = [];
   private readonly seqs = new Map<number, number>();
   private readonly finished = new Set<number>();
+  private bytes = 0;
 
-  constructor(private readonly max = 256) {}
+  constructor(
+    private readonly maxBytes = 1024 * 1024,
+    private readonly max = 256,
+  ) {}
 
   /** The next id of `stream`. */
   next(stream: number): string {
@@ -36,8 +41,11 @@ export class SseReplay {
     const id = this.next(stream);
     const frame = `id: ${id}\n${extra}data: ${data}\n\n`;
     this.events.push({ ...parseEventId(id)!, frame });
-    if (this.events.length > this.max) {
+    this.bytes += frame.length;
+    // The newest event stays whatever its size: it may be the answer a polling client comes back for.
+    while (this.events.length > this.max || (this.bytes > this.maxBytes && this.events.length > 1)) {
       const old = this.events.shift()!;
+      this.bytes -= old.frame.length;
       // A finished stream whose last event aged out is forgotten; a live one keeps counting.
       if (this.finished.has(old.stream) && !this.events.some((e) => e.stream === old.stream)) {
         this.finished.delete(old.stream);

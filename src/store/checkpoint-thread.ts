@@ -7,6 +7,7 @@
 // little the passive ones left, and the next write starts the WAL over.
 import { workerData } from 'node:worker_threads';
 import { serveThread } from '../threads.js';
+import type { SqliteTuning } from '../cache-bounds.js';
 import { Connection } from './sqlite-connection.js';
 
 const INTERVAL_MS = 100;
@@ -17,8 +18,10 @@ const INTERVAL_MS = 100;
  */
 const RESTART_FRAMES = 65536;
 
-const { file, restartFrames = RESTART_FRAMES } = workerData as { file: string; restartFrames?: number };
-const conn = Connection.open(file, { readonly: false });
+const { file, restartFrames = RESTART_FRAMES, tuning } = workerData as { file: string; restartFrames?: number; tuning?: SqliteTuning };
+// A checkpoint copies WAL frames to the file without the page cache; the connection reads only the schema.
+const CHECKPOINT_CACHE_KB = 256;
+const conn = Connection.open(file, { readonly: false, tuning: tuning && { ...tuning, cacheKb: Math.min(tuning.cacheKb, CHECKPOINT_CACHE_KB) } });
 
 function checkpoint(mode: 'PASSIVE' | 'RESTART'): { log: number; checkpointed: number } {
   return (conn.raw.pragma(`wal_checkpoint(${mode})`) as { busy: number; log: number; checkpointed: number }[])[0];

@@ -1,5 +1,6 @@
 // WAL checkpoints off the writer: it stops checkpointing inside its commits while a checkpoint thread
 // (checkpoint-thread.ts) does it; if that thread dies, the writer goes back to SQLite's default.
+import type { SqliteTuning } from '../cache-bounds.js';
 import { siblingModule, ThreadClient } from '../threads.js';
 
 const THREAD = siblingModule(import.meta.url, 'checkpoint-thread');
@@ -10,8 +11,8 @@ export class Checkpointer {
   private constructor(private readonly thread: ThreadClient<null, null>) {}
 
   /** `setAuto` sets the writer's wal_autocheckpoint (pages); `restartFrames` overrides the thread's default. */
-  static async start(file: string, setAuto: (pages: number) => Promise<unknown>, restartFrames?: number): Promise<Checkpointer> {
-    const thread = await ThreadClient.start<null, null>(THREAD, { file, restartFrames });
+  static async start(file: string, setAuto: (pages: number) => Promise<unknown>, restartFrames?: number, tuning?: SqliteTuning): Promise<Checkpointer> {
+    const thread = await ThreadClient.start<null, null>(THREAD, { file, restartFrames, tuning });
     await setAuto(0);
     thread.onFailure(() => void setAuto(DEFAULT_PAGES));
     return new Checkpointer(thread);

@@ -1,11 +1,14 @@
 // The helper threads of a long-running gateway: the checkpoint thread, started a moment after start-up (a
 // short-lived gateway, such as a test's, never needs it: until then the writer checkpoints itself), and the
 // reader threads, started by the first heavy read (which runs on the caller's thread while they start).
+import type { SqliteTuning } from '../cache-bounds.js';
 import { Checkpointer } from './checkpointer.js';
 import { ReaderPool } from './reader-pool.js';
 
 export interface HelperOptions {
   readerThreads: number;
+  /** The connections' bounds (GATEWAY_SQLITE_*); the defaults when absent. */
+  tuning?: SqliteTuning;
   /** Tests: start the checkpoint thread sooner, restart the WAL at fewer frames. */
   checkpointAfterMs?: number;
   restartFrames?: number;
@@ -25,7 +28,7 @@ export class HelperThreads {
     private readonly opts: HelperOptions,
   ) {
     this.timer = setTimeout(() => {
-      this.checkpointer = Checkpointer.start(file, setAuto, opts.restartFrames).catch(() => null);
+      this.checkpointer = Checkpointer.start(file, setAuto, opts.restartFrames, opts.tuning).catch(() => null);
     }, opts.checkpointAfterMs ?? 2000);
     this.timer.unref();
   }
@@ -34,7 +37,7 @@ export class HelperThreads {
   heavyReaders(): ReaderPool | null {
     if (this.readers?.usable) return this.readers;
     if (!this.pool && !this.stopped && this.opts.readerThreads > 0) {
-      this.pool = ReaderPool.start(this.file, this.opts.readerThreads).then(
+      this.pool = ReaderPool.start(this.file, this.opts.readerThreads, this.opts.tuning).then(
         (p) => (this.readers = p),
         () => null,
       );

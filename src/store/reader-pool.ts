@@ -1,5 +1,6 @@
 // The main side of the reader threads (reader-thread.ts): a heavy read goes to the thread with the fewest
 // reads in flight.
+import type { SqliteTuning } from '../cache-bounds.js';
 import type { Params } from './db.js';
 import { siblingModule, ThreadClient } from '../threads.js';
 import { withBuffers } from './thread-values.js';
@@ -11,8 +12,8 @@ type Reader = { thread: ThreadClient<[string, Params | undefined], unknown[]>; i
 export class ReaderPool {
   private constructor(private readonly readers: Reader[]) {}
 
-  static async start(file: string, threads: number): Promise<ReaderPool> {
-    const started = await Promise.all(Array.from({ length: threads }, () => ThreadClient.start<[string, Params | undefined], unknown[]>(THREAD, { file })));
+  static async start(file: string, threads: number, tuning?: SqliteTuning): Promise<ReaderPool> {
+    const started = await Promise.all(Array.from({ length: threads }, () => ThreadClient.start<[string, Params | undefined], unknown[]>(THREAD, { file, tuning })));
     return new ReaderPool(started.map((thread) => ({ thread, inFlight: 0 })));
   }
 

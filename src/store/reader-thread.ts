@@ -3,9 +3,11 @@
 import { workerData } from 'node:worker_threads';
 import { serveThread } from '../threads.js';
 import type { Params } from './db.js';
+import type { SqliteTuning } from '../cache-bounds.js';
 import { Connection } from './sqlite-connection.js';
 
-const conn = Connection.open((workerData as { file: string }).file, { readonly: true, mmap: true });
+const { file, tuning } = workerData as { file: string; tuning?: SqliteTuning };
+const conn = Connection.open(file, { readonly: true, mmap: true, tuning });
 
 serveThread(
   ([sql, params]: [string, Params | undefined]) => conn.all(sql, params),

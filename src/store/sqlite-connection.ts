@@ -3,19 +3,27 @@
 // to another thread and back would cost.
 import type BetterSqlite3 from 'better-sqlite3';
 import { Database } from './sqlite-driver.js';
+import { DEFAULT_SQLITE_TUNING, type SqliteTuning } from '../cache-bounds.js';
 import type { Params, RunResult, SqlValue } from './db.js';
 import { storedWords, unpackValue } from './value-codec.js';
 
-const STATEMENT_CACHE = 256;
-
 // A reader's page cache is dropped whenever another connection commits, so under writes most reads start
-// cold; a bigger page cache keeps hot index pages of a large database in the process. Point reads go through
-// it: memory-mapped, such a read cost 115 µs instead of 23. Heavy reads (reader threads), which touch hundreds
-// of scattered pages, map the file instead: a 50-post topic page took 0.33 ms mapped against 0.69 ms.
-const TUNING = ['cache_size=-32000', 'temp_store=MEMORY', 'foreign_keys=ON'];
-/** How much of the file a heavy-read connection maps. */
-const MMAP_BYTES = 1 << 30;
+// cold; a bigger page cache (GATEWAY_SQLITE_CACHE_KB, per connection) keeps hot index pages of a large database
+// in the process. Point reads go through it: memory-mapped, such a read cost 115 µs instead of 23. Heavy reads
+// (reader threads), which touch hundreds of scattered pages, map the file instead (GATEWAY_SQLITE_MMAP_BYTES):
+// a 50-post topic page took 0.33 ms mapped against 0.69 ms.
+const TUNING = ['temp_store=MEMORY', 'foreign_keys=ON'];
 const WRITER = ['journal_mode=WAL', 'synchronous=NORMAL', 'journal_size_limit=67108864', ...TUNING];
+
+export interface OpenOptions {
+  readonly: boolean;
+  /** How long a statement waits for another process's lock. */
+  busyMs?: number;
+  /** Map the file (a reader thread's heavy reads). */
+  mmap?: boolean;
+  /** Page cache, statements kept, bytes mapped: the configured bounds (the defaults when absent). */
+  tuning?: SqliteTuning;
+}
 
 interface Prepared {
   st: BetterSqlite3.Statement;
@@ -75,15 +83,20 @@ export function registerFunctions(raw: BetterSqlite3.Database): void {
 export class Connection {
   private readonly cache = new Map<string, Prepared>();
 
-  private constructor(readonly raw: BetterSqlite3.Database) {}
+  private constructor(
+    readonly raw: BetterSqlite3.Database,
+    private readonly maxStatements: number,
+  ) {}
 
-  /** Opens `file`; the writer sets WAL mode. `busyMs` is how long a statement waits for another process's lock. */
-  static open(file: string, opts: { readonly: boolean; busyMs?: number; mmap?: boolean }): Connection {
+  /** Opens `file`; the writer sets WAL mode. */
+  static open(file: string, opts: OpenOptions): Connection {
+    const tuning = opts.tuning ?? DEFAULT_SQLITE_TUNING;
     const raw = new Database(file, { readonly: opts.readonly, timeout: opts.busyMs ?? 5000 });
     for (const p of opts.readonly ? TUNING : WRITER) raw.pragma(p);
-    if (opts.mmap) raw.pragma(`mmap_size=${MMAP_BYTES}`);
+    raw.pragma(`cache_size=${-tuning.cacheKb}`);
+    if (opts.mmap && tuning.mmapBytes > 0) raw.pragma(`mmap_size=${tuning.mmapBytes}`);
     registerFunctions(raw);
-    return new Connection(raw);
+    return new Connection(raw, tuning.statements);
   }
 
   private prepare(sql: string): Prepared {
@@ -95,9 +108,14 @@ export class Connection {
       return p;
     }
     p = { st: this.raw.prepare(planStableLimits(sql)), gaps: numberedGaps(sql) };
-    if (this.cache.size >= STATEMENT_CACHE) this.cache.delete(this.cache.keys().next().value as string);
+    if (this.cache.size >= this.maxStatements) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(sql, p);
     return p;
+  }
+
+  /** The statements kept prepared, least recently used first. */
+  get statements(): string[] {
+    return [...this.cache.keys()];
   }
 
   /** Rows of a statement; a statement that returns none (a write without RETURNING) runs and gives []. */

@@ -5,6 +5,7 @@
 // implement it later.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { SqliteTuning } from '../cache-bounds.js';
 import type { BatchStatement, Db, Params, Queryable, ReadOptions, RunResult, TxOptions } from './db.js';
 import { HelperThreads, type HelperOptions } from './helper-threads.js';
 import { Connection } from './sqlite-connection.js';
@@ -42,14 +43,16 @@ export class SqliteDb implements Db {
     private readonly writer: WriterClient,
     /** null for an in-memory database, which is private to its one (writer) connection. */
     private readonly reader: Connection | null,
+    private readonly tuning?: SqliteTuning,
   ) {}
 
-  static async open(file: string): Promise<SqliteDb> {
+  /** `tuning` bounds every connection (this one, the writer's, the helper threads'); the defaults when absent. */
+  static async open(file: string, tuning?: SqliteTuning): Promise<SqliteDb> {
     const memory = file === ':memory:';
     if (!memory) fs.mkdirSync(path.dirname(file), { recursive: true });
     // The writer creates the file and switches it to WAL before a reader opens it.
-    const writer = await WriterClient.start(file);
-    return new SqliteDb(file, writer, memory ? null : Connection.open(file, { readonly: true }));
+    const writer = await WriterClient.start(file, tuning);
+    return new SqliteDb(file, writer, memory ? null : Connection.open(file, { readonly: true, tuning }), tuning);
   }
 
   /**
@@ -60,7 +63,7 @@ export class SqliteDb implements Db {
   startHelpers(opts: HelperOptions): void {
     if (!this.reader || this.helpers || this.closed) return;
     const setAuto = (pages: number) => this.writer.request({ op: 'exec', sql: `PRAGMA wal_autocheckpoint=${pages}` }).catch(() => undefined);
-    this.helpers = new HelperThreads(this.path, setAuto, opts);
+    this.helpers = new HelperThreads(this.path, setAuto, { tuning: this.tuning, ...opts });
   }
 
   private inTx<T>(sql: string, params: Params | undefined, rows: boolean): Promise<T> {

@@ -3,6 +3,7 @@
 // come back in bursts too.
 import type { Worker } from 'node:worker_threads';
 import { PendingCalls, spawnThread, siblingModule } from '../threads.js';
+import type { SqliteTuning } from '../cache-bounds.js';
 import type { Params } from './db.js';
 import { withBuffers } from './thread-values.js';
 import { reviveError, type Op, type Reply, type SerializedError, type Stmt } from './writer-protocol.js';
@@ -26,8 +27,8 @@ export class WriterClient {
   }
 
   /** Starts the thread and opens the write connection (creating the file and switching it to WAL). */
-  static start(file: string): Promise<WriterClient> {
-    const worker = spawnThread(THREAD, { file });
+  static start(file: string, tuning?: SqliteTuning): Promise<WriterClient> {
+    const worker = spawnThread(THREAD, { file, tuning });
     return new Promise((resolve, reject) => {
       worker.once('message', (hello: { ready: true } | { failed: SerializedError }) => {
         worker.off('error', reject);

@@ -1,6 +1,7 @@
 // The writer thread: owns the write connection and runs what the main thread sends (writer-loop.ts). Writes
 // cost the main thread only a message; bursts that queue up while one runs are taken together.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import type { SqliteTuning } from '../cache-bounds.js';
 import { Connection } from './sqlite-connection.js';
 import { WriterLoop } from './writer-loop.js';
 import { serializeError, type Op } from './writer-protocol.js';
@@ -10,7 +11,8 @@ const port = parentPort!;
 function start(): void {
   let conn: Connection;
   try {
-    conn = Connection.open((workerData as { file: string }).file, { readonly: false });
+    const { file, tuning } = workerData as { file: string; tuning?: SqliteTuning };
+    conn = Connection.open(file, { readonly: false, tuning });
   } catch (err) {
     port.postMessage({ failed: serializeError(err) });
     return;

@@ -32,7 +32,9 @@ const weekdayOf = (day: number): number => (((day % 7) + 11) % 7);
 const MIN_DAY = Date.UTC(MIN_YEAR, 0, 1) / DAY_MS;
 const MAX_DAY = Date.UTC(MAX_YEAR, 11, 31) / DAY_MS;
 
+/** Engines per country and subdivision (some 3,500 of them exist): the 256 made most recently are kept. */
 const holidayEngines = new Map<string, HolidaysModule>();
+const ENGINES_KEPT = 256;
 
 /** date-holidays is large; it loads on the first call that names a country, not at gateway start-up. */
 let Holidays: typeof HolidaysModule;
@@ -47,6 +49,7 @@ function engine(country: string, subdivision?: string): HolidaysModule {
   let hd = holidayEngines.get(key);
   if (!hd) {
     hd = subdivision ? new Holidays(country, subdivision) : new Holidays(country);
+    if (holidayEngines.size >= ENGINES_KEPT) holidayEngines.delete(holidayEngines.keys().next().value!);
     holidayEngines.set(key, hd);
   }
   return hd;

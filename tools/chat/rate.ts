@@ -1,8 +1,10 @@
 // The free chat tier's limit: completions per minute per client (agent, API key, or else client address),
 // counted in memory per gateway process (GATEWAY_CHAT_RATE_PER_MINUTE). An exact sliding log per client
-// whose cost per request stays constant however high the limit is set.
+// whose cost per request stays constant however high the limit is set. At most `maxKeys` clients are tracked
+// (GATEWAY_RATE_WINDOW_KEYS), as in src/rate-window.ts.
 import { GatewayError } from '../../src/errors.js';
 import type { Clock } from '../../src/clock.js';
+import { trimOldest } from '../../src/rate-window.js';
 import type { ToolContext } from '../../src/registry/types.js';
 
 const WINDOW_MS = 60_000;
@@ -20,6 +22,7 @@ export class ChatLimiter {
   constructor(
     readonly perMinute: number,
     private readonly clock: Clock,
+    private readonly maxKeys = 50_000,
   ) {}
 
   /** Counts a request; returns 0 when allowed, else the seconds until one is. */
@@ -27,7 +30,9 @@ export class ChatLimiter {
     const now = this.clock.now();
     const since = now - WINDOW_MS;
     let log = this.logs.get(key);
-    if (!log) this.logs.set(key, (log = { times: [], head: 0 }));
+    // Re-inserted, so the Map's order runs from the client seen least recently to the latest.
+    this.logs.delete(key);
+    this.logs.set(key, (log ??= { times: [], head: 0 }));
     while (log.head < log.times.length && log.times[log.head] <= since) log.head++;
     if (log.head > 1024 && log.head * 2 > log.times.length) {
       log.times = log.times.slice(log.head);
@@ -39,12 +44,18 @@ export class ChatLimiter {
       return Math.max(1, Math.ceil((freesAt - now) / 1000));
     }
     log.times.push(now);
-    if (++this.takes % 10_000 === 0) this.prune(since);
+    if (++this.takes % 10_000 === 0 || this.logs.size > this.maxKeys) this.prune(since);
     return 0;
   }
 
+  /** How many clients are tracked. */
+  get size(): number {
+    return this.logs.size;
+  }
+
   private prune(since: number): void {
-    for (const [k, log] of this.logs) if (log.times[log.times.length - 1] <= since) this.logs.delete(k);
+    for (const [k, log] of this.logs) if (log.times.length === 0 || log.times[log.times.length - 1] <= since) this.logs.delete(k);
+    trimOldest(this.logs, this.maxKeys);
   }
 }
 
@@ -59,7 +70,7 @@ function clientOf(ctx: ToolContext): string {
 
 export function takeChatAllowance(ctx: ToolContext): void {
   let limiter = limiters.get(ctx.db);
-  if (!limiter) limiters.set(ctx.db, (limiter = new ChatLimiter(ctx.config.chat.ratePerMinute, ctx.clock)));
+  if (!limiter) limiters.set(ctx.db, (limiter = new ChatLimiter(ctx.config.chat.ratePerMinute, ctx.clock, ctx.config.caches.rateWindowKeys)));
   const wait = limiter.take(clientOf(ctx));
   if (wait > 0) {
     throw new GatewayError('rate_limited', `The free chat tier allows ${limiter.perMinute} completions per minute per client; retry in ${wait} s.`, {

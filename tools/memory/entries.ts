@@ -31,7 +31,7 @@ const isByteLimit = (err: unknown): boolean => err instanceof Error && err.messa
 
 function scratchpadWindow(ctx: ToolContext): SharedRateWindow {
   let w = scratchpadLimits.get(ctx.db);
-  if (!w) scratchpadLimits.set(ctx.db, (w = sharedRateWindow(ctx.db, 'scratchpad', SCRATCHPAD_WRITES_PER_HOUR, 3600_000, ctx.clock)));
+  if (!w) scratchpadLimits.set(ctx.db, (w = sharedRateWindow(ctx.db, 'scratchpad', SCRATCHPAD_WRITES_PER_HOUR, 3600_000, ctx.clock, ctx.config.caches.rateWindowKeys)));
   return w;
 }
 

@@ -95,9 +95,18 @@ export async function contextCard(ctx: ToolContext): Promise<Card & { cached: bo
   const cache = cacheFor(ctx);
   const hit = cache.get(me.id);
   const seq = await ov.latestChange(ctx.db, me.id);
-  if (hit && hit.seq === seq) return { ...hit.card, cached: true };
+  if (hit && hit.seq === seq) {
+    // Re-inserted: the Map runs from the card read least recently to the latest.
+    cache.delete(me.id);
+    cache.set(me.id, hit);
+    return { ...hit.card, cached: true };
+  }
   const card = await buildCard(ctx, me.id, me.handle);
-  cache.set(me.id, { card, seq });
+  // At most GATEWAY_MEMORY_CARD_CACHE cards, the least recently read out first (it is built again when read).
+  const max = ctx.config.caches.memoryCards;
+  cache.delete(me.id);
+  while (cache.size > 0 && cache.size >= max) cache.delete(cache.keys().next().value!);
+  if (max > 0) cache.set(me.id, { card, seq });
   return { ...card, cached: false };
 }
 

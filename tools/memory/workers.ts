@@ -14,6 +14,13 @@ import { sweepExpired } from './sweep.js';
 /** Entries per round: one message to the NLP thread, one batch of writes for their facts. */
 const BATCH = 25;
 const FACTS_THREAD = siblingModule(import.meta.url, 'facts-thread');
+/**
+ * The NLP thread's heap is some 70 MB (compromise's lexicon, the recent texts' facts) with a young generation that
+ * would grow to 32 MB under a stream of writes: it is kept to 8 MB (a background thread can collect more often),
+ * and the thread is stopped once nothing was due for FACTS_IDLE_MS, giving all of it back until the next write.
+ */
+const FACTS_LIMITS = { maxYoungGenerationSizeMb: 8 };
+const FACTS_IDLE_MS = 30_000;
 
 type NlpThread = ThreadClient<FactsRequest[], Fact[][]>;
 
@@ -23,8 +30,16 @@ type NlpThread = ThreadClient<FactsRequest[], Fact[][]>;
  */
 function factsWorker(): Worker {
   let thread: Promise<NlpThread> | null = null;
+  let idle: NodeJS.Timeout | null = null;
+  let busy = false;
+  let lastUse = 0;
+  const release = async (): Promise<void> => {
+    const t = thread;
+    thread = null;
+    if (t) await (await t.catch(() => null))?.stop();
+  };
   const nlp = async (): Promise<NlpThread> => {
-    const t = await (thread ??= ThreadClient.start<FactsRequest[], Fact[][]>(FACTS_THREAD)).catch((err: unknown) => {
+    const t = await (thread ??= ThreadClient.start<FactsRequest[], Fact[][]>(FACTS_THREAD, undefined, FACTS_LIMITS)).catch((err: unknown) => {
       thread = null;
       throw err;
     });
@@ -32,11 +47,31 @@ function factsWorker(): Worker {
     thread = null;
     return nlp();
   };
+  /** Stops the thread once it has not been used for FACTS_IDLE_MS (never in the middle of a round). */
+  const watchIdle = (): void => {
+    if (idle || !thread) return;
+    idle = setTimeout(() => {
+      idle = null;
+      if (!busy && Date.now() - lastUse >= FACTS_IDLE_MS) void release();
+      else watchIdle();
+    }, Math.max(1000, lastUse + FACTS_IDLE_MS - Date.now()));
+    idle.unref();
+  };
   const work = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
+    busy = true;
+    try {
+      await extract(ctx, signal);
+    } finally {
+      busy = false;
+      watchIdle();
+    }
+  };
+  const extract = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
     while (!signal.aborted) {
       const began = eventLoopGauge.mark();
       const due = await entriesDueForFacts(ctx.db, BATCH);
       if (due.length === 0) return;
+      lastUse = Date.now();
       const facts = await (await nlp()).call(due.map((e) => ({ value: e.value, tags: e.tags })));
       if (signal.aborted) return;
       await recordFacts(ctx.db, due.map((e, i) => ({ entryId: e.id, version: e.version, facts: facts[i] })), ctx.clock.now());
@@ -50,9 +85,8 @@ function factsWorker(): Worker {
     start: (ctx) => ticker.start(ctx),
     async stop() {
       await ticker.stop();
-      const t = thread;
-      thread = null;
-      if (t) await (await t.catch(() => null))?.stop();
+      if (idle) clearTimeout(idle);
+      await release();
     },
   };
 }

@@ -22,7 +22,7 @@ const windows = new WeakMap<object, SharedRateWindow>();
 
 async function takeMailSlot(ctx: ToolContext, handle: string): Promise<void> {
   let w = windows.get(ctx.db);
-  if (!w) windows.set(ctx.db, (w = sharedRateWindow(ctx.db, 'mail', MAIL_PER_HOUR, 3600_000, ctx.clock)));
+  if (!w) windows.set(ctx.db, (w = sharedRateWindow(ctx.db, 'mail', MAIL_PER_HOUR, 3600_000, ctx.clock, ctx.config.caches.rateWindowKeys)));
   const wait = await w.take(handle);
   if (wait) throw new GatewayError('rate_limited', `Mail is limited to ${MAIL_PER_HOUR} messages an hour per handle.`, { headers: { 'Retry-After': String(wait) } });
 }

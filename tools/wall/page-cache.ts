@@ -6,7 +6,7 @@ import type { Db } from '../../src/store/db.js';
 import { wallState, type WallState } from './store/posts.js';
 
 /**
- * What the kept pages may weigh: some four hundred pages of fifty posts (about 20 KB each, bytes outside the JS
+ * What the kept pages may weigh by default (GATEWAY_WALL_PAGE_CACHE_BYTES): some four hundred pages of fifty posts (about 20 KB each, bytes outside the JS
  * heap). A 64 MB cache caught a quarter of the topic reads in the bench against a twentieth, yet served fewer
  * of them, with a longer tail, in four side-by-side runs out of four (docs/decisions/social.md).
  */
@@ -33,7 +33,7 @@ const caches = new WeakMap<Db, Pages>();
  * none. `build` gets the state read before it (so it can index waiting posts first); `bytesOf` weighs a built
  * page against the cache's budget.
  */
-export async function cachedPage<T>(db: Db, key: string, build: (state: WallState) => Promise<T>, bytesOf: (page: T) => number): Promise<T> {
+export async function cachedPage<T>(db: Db, key: string, build: (state: WallState) => Promise<T>, bytesOf: (page: T) => number, maxBytes = MAX_BYTES): Promise<T> {
   let pages = caches.get(db);
   if (!pages) caches.set(db, (pages = { byKey: new Map(), bytes: 0 }));
   const state = await wallState(db);
@@ -54,7 +54,7 @@ export async function cachedPage<T>(db: Db, key: string, build: (state: WallStat
       entry.bytes = bytesOf(value);
       pages.bytes += entry.bytes;
       for (const oldest of pages.byKey.keys()) {
-        if (pages.bytes <= MAX_BYTES) break;
+        if (pages.bytes <= maxBytes) break;
         forget(pages, oldest);
       }
     }

@@ -23,7 +23,8 @@ const windows = new WeakMap<object, SharedRateWindow[]>();
 async function takePostSlot(ctx: ToolContext, handle: string): Promise<void> {
   let w = windows.get(ctx.db);
   if (!w) {
-    w = [sharedRateWindow(ctx.db, 'wall-minute', POSTS_PER_MINUTE, 60_000, ctx.clock), sharedRateWindow(ctx.db, 'wall-hour', POSTS_PER_HOUR, 3600_000, ctx.clock)];
+    const keys = ctx.config.caches.rateWindowKeys;
+    w = [sharedRateWindow(ctx.db, 'wall-minute', POSTS_PER_MINUTE, 60_000, ctx.clock, keys), sharedRateWindow(ctx.db, 'wall-hour', POSTS_PER_HOUR, 3600_000, ctx.clock, keys)];
     windows.set(ctx.db, w);
   }
   for (const win of w) {

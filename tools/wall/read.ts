@@ -44,7 +44,7 @@ export async function page(ctx: ToolContext, q: PageQuery, extra: Record<string,
         // A page still current needs no such step: any post since it was built would have changed the version.
         if (q.topic !== null && state.lags) await indexPending(ctx.db);
         return buildPage(ctx, q);
-      }, pageBytes));
+      }, pageBytes, ctx.config.caches.wallPageBytes));
   }
   // Poll again with since_id = newest_id; when `more` is true after a since_id, poll at once for the rest.
   return withJsonText('posts', p.json, { count: p.count, newest_id: p.newest ?? q.since, oldest_id: p.oldest, more: p.more, ...extra });

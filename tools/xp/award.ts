@@ -18,9 +18,9 @@ export const digestRef = (agentId: string): string => createHash('sha256').updat
 
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-// Awards known to be in the ledger already, so repeat events (every post of the day) skip the database.
+// Awards known to be in the ledger already, so repeat events (every post of the day) skip the database. At most
+// GATEWAY_AGENT_CACHE_ENTRIES are kept, the oldest out first: a forgotten one costs one read when it comes again.
 const known = new WeakMap<Db, Set<string>>();
-const KNOWN_MAX = 100_000;
 
 function knownSet(db: Db): Set<string> {
   let s = known.get(db);
@@ -28,10 +28,14 @@ function knownSet(db: Db): Set<string> {
   return s;
 }
 
-function remember(db: Db, agentId: string, keys: string[]): void {
-  const s = knownSet(db);
-  if (s.size > KNOWN_MAX) s.clear();
-  for (const k of keys) s.add(`${agentId}\u001e${k}`);
+function remember(ctx: XpContext, agentId: string, keys: string[]): void {
+  const s = knownSet(ctx.db);
+  const max = ctx.config.caches.agentEntries;
+  for (const k of keys) {
+    if (max === 0) return;
+    while (s.size >= max) s.delete(s.values().next().value!);
+    s.add(`${agentId}\u001e${k}`);
+  }
 }
 
 /** Metrics an award can move, for the badge check that follows it. */
@@ -50,7 +54,7 @@ export async function award(ctx: XpContext, agentId: string, awards: Award[]): P
   if (items.length === 0) return [];
   // A cheap read first: most events repeat an award the agent already has.
   const have = await existingAwards(ctx.db, agentId, items);
-  remember(ctx.db, agentId, [...have]);
+  remember(ctx, agentId, [...have]);
   items = items.filter((i) => !have.has(awardKey(i.rule, i.ref)));
   if (items.length === 0) return [];
   const now = ctx.clock.now();
@@ -80,7 +84,7 @@ export async function award(ctx: XpContext, agentId: string, awards: Award[]): P
     // Keyed by the agent: its awards are serialised, and the inviters' rows it touches are guarded by the
     // ledger's uniqueness (one invitee_active per invitee), not by reading first.
   }, { lockKey: `xp:${agentId}` });
-  remember(ctx.db, agentId, items.map((i) => awardKey(i.rule, i.ref)));
+  remember(ctx, agentId, items.map((i) => awardKey(i.rule, i.ref)));
   if (added.length) await checkBadges(ctx, agentId, ['xp', 'level', ...added.flatMap((a) => metricsOf(a.rule))]);
   for (const inv of inviters) await checkBadges(ctx, inv, ['xp', 'level', 'invitees_active']);
   return added;

@@ -71,18 +71,19 @@ export async function metricValues(ctx: XpContext, agentId: string, wanted: Set<
   return out;
 }
 
-// Badges are never revoked, so what an agent holds can be remembered: most events then need no read.
+// Badges are never revoked, so what an agent holds can be remembered: most events then need no read. At most
+// GATEWAY_AGENT_CACHE_ENTRIES agents are kept, the oldest out first (a forgotten one is read again).
 const heldCache = new WeakMap<object, Map<string, Set<string>>>();
-const HELD_MAX = 50_000;
 
 async function heldBadges(ctx: XpContext, agentId: string): Promise<Set<string>> {
   let byAgent = heldCache.get(ctx.db);
   if (!byAgent) heldCache.set(ctx.db, (byAgent = new Map()));
   let held = byAgent.get(agentId);
   if (!held) {
-    if (byAgent.size > HELD_MAX) byAgent.clear();
     held = new Set((await badgesOf(ctx.db, agentId)).map((b) => b.badge));
-    byAgent.set(agentId, held);
+    const max = ctx.config.caches.agentEntries;
+    while (byAgent.size > 0 && byAgent.size >= max) byAgent.delete(byAgent.keys().next().value!);
+    if (max > 0) byAgent.set(agentId, held);
   }
   return held;
 }
