@@ -36,12 +36,10 @@ import type { PromptDef } from './registry/prompt-defs.js';
 import type { ResourceDef, ResourceTemplateDef } from './registry/resource-defs.js';
 import type { Credentials, McpSession, Tool } from './registry/types.js';
 import type { Db } from './store/db.js';
-import { dropValueSamples } from './store/planner-stats.js';
-import { setSetting } from './store/settings.js';
 import type { Worker } from './workers.js';
 import { createRetentionWorker } from './retention.js';
 import { buildInfrastructure, type Infrastructure } from './services.js';
-import { migrateDatabase, openDatabase } from './store/open.js';
+import { openDatabase, prepareDatabase } from './store/open.js';
 import { SqliteDb } from './store/sqlite.js';
 import { loginAgent } from './store/vault-logins.js';
 import { hashSecret } from './auth/secrets.js';
@@ -60,7 +58,10 @@ export interface GatewayOptions {
   config: Config;
   clock?: Clock;
   log?: Logger;
-  /** The database, when its opening was begun earlier (the CLI starts it while the modules load). */
+  /**
+   * The database, opened and prepared (`prepareDatabase`), when that was begun earlier: the CLI starts its threads
+   * and migrates it while the modules load.
+   */
   db?: Promise<Db>;
   /**
    * Tools, resources and prompts served beside the product's, registered before anything is served. The
@@ -121,13 +122,7 @@ export class Gateway {
     const log = opts.log ?? createLogger(config.logLevel);
     // Before anything runs, so start-up work is traced too; nothing is loaded when tracing is off.
     const tracing = await startTracing(config.tracing, GATEWAY_VERSION);
-    const db = await (opts.db ?? openDatabase(config));
-    await migrateDatabase(db);
-    await dropValueSamples(db);
-    // Version pruning, the entry limit and the byte quota happen in triggers, which read the configured values from the settings.
-    await setSetting(db, 'memory_versions_kept', String(config.memory.versionsKept));
-    await setSetting(db, 'memory_max_entries', String(config.memory.maxEntriesPerAgent));
-    await setSetting(db, 'memory_max_bytes', String(config.memory.maxBytesPerAgent));
+    const db = await (opts.db ?? openDatabase(config).then((d) => prepareDatabase(d, config)));
     if (db instanceof SqliteDb) db.startHelpers({ readerThreads: config.readerThreads });
     let registry: Registry | undefined;
     const infra = await buildInfrastructure({

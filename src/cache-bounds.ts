@@ -2,6 +2,7 @@
 // the rest of the environment by src/config.ts. Resident memory levels off at what these allow, so each is set
 // here and nowhere else; the defaults are the sizes the gateway was tuned with.
 import { z } from 'zod';
+import type { SqliteTuning } from './store/sqlite-tuning.js';
 
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -22,14 +23,7 @@ export const CACHE_ENV = {
 };
 
 /** How a SQLite connection is tuned: its page cache, the statements it keeps prepared, what a reader thread maps. */
-export interface SqliteTuning {
-  /** Page cache of each connection, in KiB (SQLite's negative cache_size). */
-  cacheKb: number;
-  /** Bytes of the database file each reader thread maps (file pages the OS may reclaim); 0: none. */
-  mmapBytes: number;
-  /** Prepared statements each connection keeps, least recently used out first. */
-  statements: number;
-}
+export type { SqliteTuning };
 
 export interface CacheBounds {
   sqlite: SqliteTuning;
@@ -72,6 +66,3 @@ export function cacheBounds(e: CacheEnv): CacheBounds {
     memoryReadCounts: e.GATEWAY_MEMORY_READ_COUNTS,
   };
 }
-
-/** Bounds as they were before they were configurable: for code that runs without a Config (scripts, unit tests). */
-export const DEFAULT_SQLITE_TUNING: SqliteTuning = { cacheKb: 32_000, mmapBytes: 2 ** 30, statements: 256 };

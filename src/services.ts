@@ -49,6 +49,7 @@ export async function buildInfrastructure(o: {
   restBindings: readonly RestBinding[];
 }): Promise<Infrastructure> {
   const { db, config, clock, log } = o;
+  // Made by prepareDatabase already (src/store/open.ts), so usually a read.
   const clientKey = makeClientKey(await installPepper(db));
   const egress = createEgress({ allow: config.egressAllow });
   const resolver = new AgentResolver(o.lookupAgent, () => clock.now(), config.caches.credentialEntries);

@@ -1,6 +1,5 @@
 // The x402 v2 payment challenge (docs/decisions/x402.md): HTTP 402 with a base64 JSON PAYMENT-REQUIRED header, the same
 // JSON in the body; over MCP an isError tool result carrying it (x402 MCP transport convention).
-import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import type { X402Config } from '../config.js';
 import { GatewayError } from '../errors.js';
@@ -36,6 +35,13 @@ export function paymentRequired(tool: PricedTool, s: PaymentSettings, url: strin
     accepts: [requirementsFor(tool, s)],
   };
 }
+
+/**
+ * The PAYMENT-REQUIRED header: base64 of the JSON's UTF-8, byte for byte what @x402/core's
+ * encodePaymentRequiredHeader makes (test/billing/challenge.test.ts), without loading @x402/core/http (and the
+ * facilitator client behind it) for every gateway that starts.
+ */
+export const encodePaymentRequiredHeader = (pr: PaymentRequired): string => Buffer.from(JSON.stringify(pr), 'utf8').toString('base64');
 
 /** The 402 error: message for people, PaymentRequired for clients, headers for both transports. */
 export function paymentRequiredError(pr: PaymentRequired, extraHeaders: Record<string, string> = {}): GatewayError {

@@ -1,7 +1,6 @@
 // Chat completions forwarded to the operator's OpenAI-compatible upstream: the request body goes as sent,
 // the JSON answer comes back as is, and a stream is relayed event by event (eventsource-parser) as soon as
 // each arrives. undici's request() keeps the added latency below fetch's.
-import { createParser } from 'eventsource-parser';
 import { undici } from '../lazy-undici.js';
 import type { GatewayError } from '../errors.js';
 import type { ChatStream } from './chat-stream.js';
@@ -60,6 +59,8 @@ export async function proxyChat(cfg: UpstreamConfig, body: Record<string, unknow
 
 /** Relays the `data:` payloads of an SSE body until `[DONE]` (not included) or the end of the body. */
 export async function* relayEvents(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<string> {
+  // The SSE parser loads with the first stream relayed, not at start-up.
+  const { createParser } = await import('eventsource-parser');
   const decoder = new TextDecoder();
   const ready: string[] = [];
   let done = false;

@@ -3,7 +3,7 @@
 // that is already due kicks a tick at once. The clock is the gateway's, so tests jump days ahead instantly.
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import cron from 'node-cron';
+import type cron from 'node-cron';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { BatchStatement, Db, Queryable } from '../store/db.js';
@@ -93,8 +93,17 @@ export class Scheduler<C extends SchedulerContext> {
     return store.cancel(q, kind, ref);
   }
 
+  /**
+   * Drains what is due now, then ticks. node-cron (70 KB) is loaded here rather than with the gateway's modules:
+   * the first tick is due a second later, long after it has loaded (docs/decisions/startup.md).
+   */
   start(): void {
-    this.task = cron.schedule(this.opts.tick ?? '* * * * * *', () => this.kick(), { noOverlap: true });
+    void import('node-cron').then(
+      ({ default: nodeCron }) => {
+        if (!this.stopped) this.task = nodeCron.schedule(this.opts.tick ?? '* * * * * *', () => this.kick(), { noOverlap: true });
+      },
+      (err: unknown) => this.ctx.log.error({ err }, 'the scheduler tick could not start'),
+    );
     this.kick();
   }
 

@@ -7,7 +7,7 @@
 // little the passive ones left, and the next write starts the WAL over.
 import { workerData } from 'node:worker_threads';
 import { serveThread } from '../threads.js';
-import type { SqliteTuning } from '../cache-bounds.js';
+import type { SqliteTuning } from './sqlite-tuning.js';
 import { Connection } from './sqlite-connection.js';
 
 const INTERVAL_MS = 100;

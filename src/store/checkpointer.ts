@@ -1,6 +1,6 @@
 // WAL checkpoints off the writer: it stops checkpointing inside its commits while a checkpoint thread
 // (checkpoint-thread.ts) does it; if that thread dies, the writer goes back to SQLite's default.
-import type { SqliteTuning } from '../cache-bounds.js';
+import type { SqliteTuning } from './sqlite-tuning.js';
 import { siblingModule, ThreadClient } from '../threads.js';
 
 const THREAD = siblingModule(import.meta.url, 'checkpoint-thread');

@@ -1,7 +1,7 @@
 // The helper threads of a long-running gateway: the checkpoint thread, started a moment after start-up (a
 // short-lived gateway, such as a test's, never needs it: until then the writer checkpoints itself), and the
 // reader threads, started by the first heavy read (which runs on the caller's thread while they start).
-import type { SqliteTuning } from '../cache-bounds.js';
+import type { SqliteTuning } from './sqlite-tuning.js';
 import { Checkpointer } from './checkpointer.js';
 import { ReaderPool } from './reader-pool.js';
 

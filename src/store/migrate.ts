@@ -21,19 +21,33 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .map((f) => ({ version: Number(f.slice(0, 3)), name: f, sql: fs.readFileSync(path.join(dir, f), 'utf8') }));
 }
 
+/** One migration as a script: the whole file (triggers included) and its record, in a transaction of its own. */
+const script = (m: Migration): string =>
+  `BEGIN IMMEDIATE;\n${m.sql}\n;INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}, '${m.name}', ${Date.now()});\nCOMMIT;`;
+
 /** Applies pending migrations; returns the schema version now in force. */
 export async function migrate(db: Db, migrations = readMigrations()): Promise<number> {
   await db.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
   );
-  const done = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  const applied = async () => new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  let done = await applied();
+  const pending = migrations.filter((m) => !done.has(m.version));
+  if (pending.length > 1) {
+    // A fresh database: every migration in one exec, still each in its own transaction, so they cost the writer one
+    // round trip instead of one each (the CLI migrates while the main thread is busy loading modules). If one fails,
+    // those before it stay applied, and the loop below takes the rest one by one and reports the failure.
+    try {
+      await db.exec(pending.map(script).join('\n'));
+    } catch {
+      await db.exec('ROLLBACK').catch(() => undefined);
+    }
+    done = await applied();
+  }
   for (const m of migrations) {
     if (done.has(m.version)) continue;
-    // exec runs the whole file (triggers included) inside one transaction.
     try {
-      await db.exec(
-        `BEGIN IMMEDIATE;\n${m.sql}\n;INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}, '${m.name}', ${Date.now()});\nCOMMIT;`,
-      );
+      await db.exec(script(m));
     } catch (err) {
       await db.exec('ROLLBACK').catch(() => undefined);
       // Another gateway process on the same database may have applied it first.

@@ -1,6 +1,6 @@
 // The main side of the reader threads (reader-thread.ts): a heavy read goes to the thread with the fewest
 // reads in flight.
-import type { SqliteTuning } from '../cache-bounds.js';
+import type { SqliteTuning } from './sqlite-tuning.js';
 import type { Params } from './db.js';
 import { siblingModule, ThreadClient } from '../threads.js';
 import { withBuffers } from './thread-values.js';

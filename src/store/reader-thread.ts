@@ -3,7 +3,7 @@
 import { workerData } from 'node:worker_threads';
 import { serveThread } from '../threads.js';
 import type { Params } from './db.js';
-import type { SqliteTuning } from '../cache-bounds.js';
+import type { SqliteTuning } from './sqlite-tuning.js';
 import { Connection } from './sqlite-connection.js';
 
 const { file, tuning } = workerData as { file: string; tuning?: SqliteTuning };

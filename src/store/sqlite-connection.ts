@@ -3,7 +3,7 @@
 // to another thread and back would cost.
 import type BetterSqlite3 from 'better-sqlite3';
 import { Database } from './sqlite-driver.js';
-import { DEFAULT_SQLITE_TUNING, type SqliteTuning } from '../cache-bounds.js';
+import { DEFAULT_SQLITE_TUNING, type SqliteTuning } from './sqlite-tuning.js';
 import type { Params, RunResult, SqlValue } from './db.js';
 import { storedWords, unpackValue } from './value-codec.js';
 

@@ -5,12 +5,12 @@
 // implement it later.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SqliteTuning } from '../cache-bounds.js';
+import type { SqliteTuning } from './sqlite-tuning.js';
 import type { BatchStatement, Db, Params, Queryable, ReadOptions, RunResult, TxOptions } from './db.js';
 import { HelperThreads, type HelperOptions } from './helper-threads.js';
 import { Connection } from './sqlite-connection.js';
 import { TxScope } from './tx-scope.js';
-import { WriterClient } from './writer-client.js';
+import { WriterClient, type EarlyWriter } from './writer-client.js';
 
 const isRead = (sql: string): boolean => /^\s*select\b/i.test(sql);
 
@@ -46,12 +46,15 @@ export class SqliteDb implements Db {
     private readonly tuning?: SqliteTuning,
   ) {}
 
-  /** `tuning` bounds every connection (this one, the writer's, the helper threads'); the defaults when absent. */
-  static async open(file: string, tuning?: SqliteTuning): Promise<SqliteDb> {
+  /**
+   * `tuning` bounds every connection (this one, the writer's, the helper threads'); the defaults when absent.
+   * `early`: a writer thread already started (main.ts), used instead of starting one.
+   */
+  static async open(file: string, tuning?: SqliteTuning, early?: EarlyWriter): Promise<SqliteDb> {
     const memory = file === ':memory:';
     if (!memory) fs.mkdirSync(path.dirname(file), { recursive: true });
     // The writer creates the file and switches it to WAL before a reader opens it.
-    const writer = await WriterClient.start(file, tuning);
+    const writer = await WriterClient.start(file, tuning, early);
     return new SqliteDb(file, writer, memory ? null : Connection.open(file, { readonly: true, tuning }), tuning);
   }
 

@@ -3,7 +3,7 @@
 // come back in bursts too.
 import type { Worker } from 'node:worker_threads';
 import { PendingCalls, spawnThread, siblingModule } from '../threads.js';
-import type { SqliteTuning } from '../cache-bounds.js';
+import type { SqliteTuning } from './sqlite-tuning.js';
 import type { Params } from './db.js';
 import { withBuffers } from './thread-values.js';
 import { reviveError, type Op, type Reply, type SerializedError, type Stmt } from './writer-protocol.js';
@@ -13,6 +13,39 @@ type Outgoing = Op extends infer O ? (O extends Op ? Omit<O, 'id'> : never) : ne
 const THREAD = siblingModule(import.meta.url, 'writer-thread');
 /** Distinct SQL texts given a number; beyond it (generated SQL), texts travel whole every time. */
 const SQL_IDS_MAX = 5000;
+
+/**
+ * A writer thread started before the database's file is known: the CLI starts one before it reads the configuration,
+ * so the thread boots and loads its modules (a tenth of a second, more on a busy machine) while the gateway's load;
+ * `WriterClient.start` then hands it the file. It keeps no process alive while it waits.
+ */
+export class EarlyWriter {
+  private usable = true;
+
+  private constructor(private readonly worker: Worker) {
+    // A thread that failed to boot is not used: start() starts another, whose failure is then reported.
+    worker.on('error', () => (this.usable = false));
+    worker.once('exit', () => (this.usable = false));
+  }
+
+  static spawn(): EarlyWriter {
+    const worker = spawnThread(THREAD, null);
+    worker.unref();
+    return new EarlyWriter(worker);
+  }
+
+  /** The thread, once, if it is still up. */
+  take(): Worker | null {
+    const ok = this.usable;
+    this.usable = false;
+    return ok ? this.worker : null;
+  }
+
+  /** Ends a thread that will not be used (the database is PostgreSQL). */
+  discard(): void {
+    if (this.take()) void this.worker.terminate();
+  }
+}
 
 export class WriterClient {
   private readonly calls: PendingCalls;
@@ -26,9 +59,17 @@ export class WriterClient {
     });
   }
 
-  /** Starts the thread and opens the write connection (creating the file and switching it to WAL). */
-  static start(file: string, tuning?: SqliteTuning): Promise<WriterClient> {
-    const worker = spawnThread(THREAD, { file, tuning });
+  /**
+   * Starts the thread (or takes the one started early) and opens the write connection (creating the file and
+   * switching it to WAL).
+   */
+  static start(file: string, tuning?: SqliteTuning, early?: EarlyWriter): Promise<WriterClient> {
+    const taken = early?.take();
+    const worker = taken ?? spawnThread(THREAD, { file, tuning });
+    if (taken) {
+      taken.ref();
+      taken.postMessage({ file, tuning });
+    }
     return new Promise((resolve, reject) => {
       worker.once('message', (hello: { ready: true } | { failed: SerializedError }) => {
         worker.off('error', reject);

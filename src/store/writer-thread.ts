@@ -1,17 +1,21 @@
 // The writer thread: owns the write connection and runs what the main thread sends (writer-loop.ts). Writes
 // cost the main thread only a message; bursts that queue up while one runs are taken together.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type { SqliteTuning } from '../cache-bounds.js';
+import type { SqliteTuning } from './sqlite-tuning.js';
 import { Connection } from './sqlite-connection.js';
 import { WriterLoop } from './writer-loop.js';
 import { serializeError, type Op } from './writer-protocol.js';
 
 const port = parentPort!;
 
-function start(): void {
+interface Target {
+  file: string;
+  tuning?: SqliteTuning;
+}
+
+function start({ file, tuning }: Target): void {
   let conn: Connection;
   try {
-    const { file, tuning } = workerData as { file: string; tuning?: SqliteTuning };
     conn = Connection.open(file, { readonly: false, tuning });
   } catch (err) {
     port.postMessage({ failed: serializeError(err) });
@@ -27,4 +31,7 @@ function start(): void {
   port.postMessage({ ready: true });
 }
 
-start();
+const given = workerData as Partial<Target> | null;
+if (given?.file !== undefined) start(given as Target);
+// Started before the configuration was read (EarlyWriter): the file comes in the first message.
+else port.once('message', (target: Target) => start(target));

@@ -5,7 +5,10 @@ import { z } from 'zod';
 import { maskCardNumbers } from '../../src/llm/redact.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { Tool } from '../../src/registry/types.js';
-import { answer, type Answer } from './router.js';
+import type { Answer } from './router.js';
+
+// The router (intents, the ranked catalogue, phrasing) loads with the first question, not at start-up.
+const router = () => import('./router.js');
 
 const Prev = z
   .union([z.string().max(20_000), z.array(z.string().max(20_000)).max(20)])
@@ -41,7 +44,7 @@ export const ask = defineTool({
   auth: 'public',
   annotations: { readOnlyHint: true, openWorldHint: false },
   handler: async (input, ctx) => {
-    const a = await answer(ctx, input.query, prevList(input.prev), input.limit);
+    const a = await (await router()).answer(ctx, input.query, prevList(input.prev), input.limit);
     return {
       query_id: input.query_id ?? `ask_${poolBytes(9).toString('base64url')}`,
       query: maskCardNumbers(input.query),

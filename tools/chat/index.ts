@@ -8,7 +8,6 @@ import { proxyChat, proxyChatStream } from '../../src/llm/chat-proxy.js';
 import { countTokens, LOCAL_MODEL, localCompletion, localCompletionStream } from '../../src/llm/local-engine.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { Tool, ToolContext } from '../../src/registry/types.js';
-import { answer } from '../assistant/router.js';
 import { ChatInput, textOf, type ChatRequest } from './input.js';
 import { modelList } from './models.js';
 import { takeChatAllowance } from './rate.js';
@@ -19,6 +18,8 @@ const PREV_TURNS = 5;
 /** The gateway's own model: the assistant's router, as a completion (streamed or not); `includeUsage` adds the usage chunk. */
 export async function localChat(input: ChatRequest, ctx: ToolContext, includeUsage = input.stream_options?.include_usage === true) {
   const users = input.messages.filter((m) => m.role === 'user').map(textOf);
+  // The assistant's router loads with the first question (tools/assistant/index.ts), not at start-up.
+  const { answer } = await import('../assistant/router.js');
   const a = await answer(ctx, users[users.length - 1] ?? '', users.slice(0, -1).slice(-PREV_TURNS), 5);
   const content =
     input.response_format?.type === 'json_object' || input.response_format?.type === 'json_schema'

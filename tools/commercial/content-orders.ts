@@ -6,7 +6,7 @@ import { meteredPrice, type PriceId } from '../../src/commerce/prices.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import * as store from '../../src/store/orders.js';
-import { ContentInput, CopyInput, GenerateInput, generateContent, produceContent, produceCopy } from './content/index.js';
+import { ContentInput, CopyInput, GenerateInput } from './content/schemas.js';
 import { modelOf } from './model-check.js';
 import { OrderExtras, placeOrder } from './place.js';
 import type { ServiceDef } from './services.js';
@@ -57,13 +57,16 @@ export const contentOrder = defineTool({
   },
 });
 
+/** The writing engine (a score of modules) loads with the first order it makes, not at start-up. */
+const engine = () => import('./content/index.js');
+
 /** The producers behind these orders, for the order work (catalog.ts). */
 export const contentServices: ServiceDef[] = [
   ...(['ad', 'email_sequence', 'product_description'] as const).map(
     (type): ServiceDef => ({
       service: `copy.${type}`,
       produce: async (o, ctx) => {
-        const made = await produceCopy(input<CopyInput>(o), modelOf(ctx), ctx.config.commercial.contentAttempts);
+        const made = await (await engine()).produceCopy(input<CopyInput>(o), modelOf(ctx), ctx.config.commercial.contentAttempts);
         return { result: made.deliverable, usage: made.usage };
       },
     }),
@@ -72,7 +75,7 @@ export const contentServices: ServiceDef[] = [
     (type): ServiceDef => ({
       service: `content.${type}`,
       produce: async (o, ctx) => {
-        const made = await produceContent(input<ContentInput>(o), modelOf(ctx), ctx.config.commercial.contentAttempts);
+        const made = await (await engine()).produceContent(input<ContentInput>(o), modelOf(ctx), ctx.config.commercial.contentAttempts);
         return { result: made.deliverable, usage: made.usage };
       },
     }),
@@ -80,7 +83,7 @@ export const contentServices: ServiceDef[] = [
   {
     service: 'content.generate',
     produce: async (o, ctx) => {
-      const made = await generateContent(input<GenerateInput>(o), modelOf(ctx), ctx.config.commercial.contentAttempts);
+      const made = await (await engine()).generateContent(input<GenerateInput>(o), modelOf(ctx), ctx.config.commercial.contentAttempts);
       return { result: made.deliverable, usage: made.usage, charge: meteredPrice(ctx.config.commercial.prices['content.generate.per_1k_tokens'], made.usage.total_tokens) };
     },
   },

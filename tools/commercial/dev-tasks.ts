@@ -10,7 +10,9 @@ import { GatewayError } from '../../src/errors.js';
 import * as store from '../../src/store/orders.js';
 import { handoffById } from '../handoffs/store.js';
 import { HANDOFF_DEFAULT_TTL, parkHandoff } from '../handoffs/index.js';
-import { classifyDevTask, DevTaskInput, parseDevTask, produceDevTask, type DevTaskDeliverable } from './content/index.js';
+import type { DevTaskDeliverable } from './content/index.js';
+import { classifyDevTask } from './content/dev-tiers.js';
+import { DevTaskInput } from './content/schemas.js';
 import { modelOf } from './model-check.js';
 import { MAX_REVISIONS } from './orders.js';
 import { OrderExtras, placeOrder } from './place.js';
@@ -64,13 +66,16 @@ export const devTaskCreate = defineTool({
   },
 });
 
+/** The writing engine loads with the first task it does, not at start-up. */
+const engine = () => import('./content/index.js');
+
 /** How often a task a person is doing is looked at. */
 const RECHECK_MS = 60_000;
 
 /** The deliverable a person gave (the handoff's result): Markdown, or an object holding it. */
-function fromPerson(result: unknown, language: string): DevTaskDeliverable {
+async function fromPerson(result: unknown, language: string): Promise<DevTaskDeliverable> {
   const markdown = typeof result === 'string' ? result : typeof (result as { markdown?: unknown })?.markdown === 'string' ? (result as { markdown: string }).markdown : JSON.stringify(result, null, 2);
-  const parsed = parseDevTask(markdown, language);
+  const parsed = (await engine()).parseDevTask(markdown, language);
   return parsed.ok ? parsed.value : { markdown, code_blocks: [], summary: markdown.slice(0, 600) };
 }
 
@@ -93,7 +98,7 @@ async function byPerson(o: store.OrderRow, task: DevTaskInput & { tier: string }
   const h = await handoffById(ctx.db, o.handoff_id);
   if (!h || h.status === 'parked') return { recheckAt: now + RECHECK_MS };
   if (h.status !== 'completed') throw new GatewayError('conflict', `The operator did not do the task (${h.status}${h.reason ? `: ${h.reason}` : ''}); nothing is charged.`);
-  return { result: fromPerson(h.result === null ? null : JSON.parse(h.result), task.language) };
+  return { result: await fromPerson(h.result === null ? null : JSON.parse(h.result), task.language) };
 }
 
 export const devTaskService: ServiceDef = {
@@ -103,7 +108,7 @@ export const devTaskService: ServiceDef = {
     const { tier, ...task } = JSON.parse(o.input) as DevTaskInput & { tier: 'simple' | 'medium' | 'complex' };
     if (!ctx.config.llm?.model) return byPerson(o, { ...task, tier }, ctx);
     const revising = o.revision_notes !== null && o.result !== null;
-    const made = await produceDevTask(task, modelOf(ctx), {
+    const made = await (await engine()).produceDevTask(task, modelOf(ctx), {
       tier,
       attempts: ctx.config.commercial.contentAttempts,
       ...(revising ? { revisionNotes: o.revision_notes!, previous: JSON.parse(o.result!) as DevTaskDeliverable } : {}),

@@ -6,7 +6,7 @@ import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { WorkerContext } from '../../src/registry/types.js';
 import * as store from '../../src/store/orders.js';
-import { GenerateInput } from './content/index.js';
+import { GenerateInput } from './content/schemas.js';
 import { CONTENT_WINDOW_MS } from './content-orders.js';
 import { modelOf } from './model-check.js';
 import { METERED_X402, OrderExtras, placeOrder } from './place.js';

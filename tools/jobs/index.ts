@@ -10,7 +10,6 @@ import type { TxOptions } from '../../src/store/db.js';
 import type { WorkerContext } from '../../src/workers.js';
 import { notify } from '../notifications/index.js';
 import { deliveriesOf, newWebhookSecret, scheduleWebhook, secretForAgent } from '../webhooks/index.js';
-import { runResearch } from '../research/run.js';
 import { BUNDLE_MAX_URLS, runFetchBundle } from './bundle.js';
 import * as store from './store.js';
 
@@ -205,6 +204,8 @@ export const jobKind: WorkKind<WorkerContext> = {
     // research (the MCP-only verb, tools/research): started by the verb only, never by job_create. Its failures are
     // final (no retry): the outcome keeps the error and the sources skipped, with why.
     if (j.type === 'research') {
+      // The research engine loads with the first research job, not at start-up.
+      const { runResearch } = await import('../research/run.js');
       const out = await runResearch(ctx, j);
       return out.ok ? finish(ctx, j, 'succeeded', out.result, null) : finish(ctx, j, 'failed', out.result, out.error);
     }

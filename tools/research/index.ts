@@ -12,7 +12,7 @@ import type { DurableWork, Tool, ToolContext } from '../../src/registry/types.js
 import { jobWork, pollUrl } from '../jobs/index.js';
 import * as jobs from '../jobs/store.js';
 import { Key, Namespace, SCRATCHPAD } from '../memory/limits.js';
-import { sourcesWanted, type ResearchFailure, type ResearchParams, type ResearchResult } from './run.js';
+import type { ResearchFailure, ResearchParams, ResearchResult } from './run.js';
 import { linkAbort, onProgress, waitForJob } from './work.js';
 
 /** Ceiling of max_sources and of the urls given (GATEWAY_RESEARCH_MAX_SOURCES cannot go higher either). */
@@ -148,7 +148,8 @@ export const research = defineTool({
     }
     const params: ResearchParams = {
       question: input.question,
-      ...(input.urls ? { urls: input.urls } : { max_sources: sourcesWanted(ctx, input) }),
+      // The research engine (run.js and what it reads with) loads with the first research call, not at start-up.
+      ...(input.urls ? { urls: input.urls } : { max_sources: (await import('./run.js')).sourcesWanted(ctx, input) }),
       ...(input.save ? { save: input.save } : {}),
     };
     const now = ctx.clock.now();

@@ -1,8 +1,12 @@
 // Passages: each source's Markdown cut into paragraph-sized pieces, each an exact slice of the source's text, and
 // ranked against the question with BM25+ (minisearch), blended with embedding similarity when an embeddings
 // endpoint is configured.
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import { embed } from '../../src/llm/openai-client.js';
+
+// minisearch loads with the first ranking (a research job), not at start-up.
+let minisearch: Promise<typeof MiniSearch> | undefined;
+const loadMiniSearch = (): Promise<typeof MiniSearch> => (minisearch ??= import('minisearch').then((m) => m.default));
 
 /** A passage grows paragraph by paragraph until it has this many characters… */
 export const PASSAGE_MIN_CHARS = 280;
@@ -121,7 +125,8 @@ export function processTerm(term: string): string | null {
 export const queryTerms = (q: string): string[] => [...new Set((q.match(WORD) ?? []).map(processTerm).filter((t): t is string => t !== null))];
 
 /** BM25+ scores of the passages for the question (0 for a passage sharing no term with it). */
-export function bm25(passages: Passage[], question: string): number[] {
+export async function bm25(passages: Passage[], question: string): Promise<number[]> {
+  const MiniSearch = await loadMiniSearch();
   const index = new MiniSearch<{ id: number; text: string }>({ fields: ['text'], idField: 'id', processTerm });
   index.addAll(passages.map((p, id) => ({ id, text: p.text })));
   const scores = new Array<number>(passages.length).fill(0);
@@ -159,7 +164,7 @@ export interface Ranking {
  * with the question (score 0) are not kept; when none has a score, each source's first passage stands in.
  */
 export async function rankPassages(passages: Passage[], question: string, opts: RankOptions = {}): Promise<Ranking> {
-  const lexical = bm25(passages, question);
+  const lexical = await bm25(passages, question);
   const maxLex = Math.max(0, ...lexical);
   let scores = lexical.map((s) => (maxLex > 0 ? s / maxLex : 0));
   let method: Ranking['method'] = 'bm25';

@@ -135,11 +135,12 @@ function readValue(value: number | string | undefined, unit: string, timeZone: s
 const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 86400], ['month', 30 * 86400], ['week', 7 * 86400], ['day', 86400], ['hour', 3600], ['minute', 60], ['second', 1],
 ];
-const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+// Made on first use rather than by every gateway at start-up.
+let relativeFormat: Intl.RelativeTimeFormat | undefined;
 
 function humanRelative(seconds: number): string {
   for (const [unit, size] of RELATIVE_UNITS) {
-    if (Math.abs(seconds) >= size || unit === 'second') return relativeFormat.format(Math.round(seconds / size), unit);
+    if (Math.abs(seconds) >= size || unit === 'second') return (relativeFormat ??= new Intl.RelativeTimeFormat('en', { numeric: 'auto' })).format(Math.round(seconds / size), unit);
   }
   return '';
 }

@@ -3,7 +3,6 @@
 // Signatures are checked by jose (ES256 with the leaf's key) and node:crypto's X509Certificate (issuer and
 // signature of each certificate, validity dates against the gateway clock); nothing here does crypto by hand.
 import { X509Certificate } from 'node:crypto';
-import { compactVerify, decodeProtectedHeader } from 'jose';
 import { z } from 'zod';
 import { GatewayError } from '../../errors.js';
 import type { AppStoreSettings, ProductGrant } from './config.js';
@@ -113,6 +112,8 @@ function verifyChain(x5c: unknown, roots: X509Certificate[], now: number): X509C
 
 /** Verifies a signed transaction (compact JWS) and returns its payload; refuses with 422 and a reason. */
 export async function verifySignedTransaction(jws: string, trust: { rootCerts: string[]; now: number }): Promise<Transaction> {
+  // jose loads with the first purchase to verify, not at start-up.
+  const { compactVerify, decodeProtectedHeader } = await import('jose');
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     if (jws.split('.').length !== 3) throw new Error('not compact');

@@ -13,7 +13,7 @@ import type { Router } from '../router.js';
 import { sendJson } from '../send.js';
 import { mountInteractions } from './interactions.js';
 import { errorPage } from './pages.js';
-import { createProvider, OAUTH_ROUTES } from './provider.js';
+import { OAUTH_ROUTES } from './routes.js';
 
 export interface OAuthDeps {
   config: Config;
@@ -28,7 +28,8 @@ export function mountOAuth(router: Router, deps: OAuthDeps): { close(): void } {
   let loading: Promise<{ provider: Provider; cookieKey: string; callback: (req: IncomingMessage, res: ServerResponse) => unknown }> | undefined;
   let purge: NodeJS.Timeout | undefined;
   const load = () =>
-    (loading ??= createProvider({ ...deps, renderError: errorPage }).then((p) => {
+    // The provider (and jose under it) loads with the first OAuth request, like oidc-provider itself.
+    (loading ??= import('./provider.js').then(({ createProvider }) => createProvider({ ...deps, renderError: errorPage })).then((p) => {
       purge = setInterval(() => void purgeExpired(deps.db, Date.now()).catch(() => undefined), PURGE_MS);
       purge.unref();
       return { ...p, callback: p.provider.callback() };

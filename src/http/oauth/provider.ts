@@ -2,7 +2,7 @@
 // authorization code flow with PKCE S256 only, the `iss` response parameter, Client ID Metadata Documents,
 // dynamic registration for older clients, rotating refresh tokens whose reuse revokes the grant, revocation,
 // and access tokens bound to the one resource (/mcp/agent) by RFC 8707. Loaded on the first OAuth request.
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import type { Configuration, Provider } from 'oidc-provider';
 import { randomBytes } from 'node:crypto';
 import { issuerUrl, resourceUrl } from '../../auth/oauth-resource.js';
@@ -14,18 +14,8 @@ import { agentById } from '../../store/oauth.js';
 import { getOrCreateSetting } from '../../store/settings.js';
 import { egressFetch, isLoopbackClientId, LoopbackClientDocuments } from './client-documents.js';
 import { RecordAdapter } from './record-adapter.js';
+import { OAUTH_ROUTES } from './routes.js';
 
-export const OAUTH_ROUTES = {
-  authorization: '/oauth/authorize',
-  token: '/oauth/token',
-  registration: '/oauth/register',
-  revocation: '/oauth/revoke',
-  jwks: '/oauth/jwks',
-  pushed_authorization_request: '/oauth/par',
-  end_session: '/oauth/session/end',
-  introspection: '/oauth/introspect',
-  userinfo: '/oauth/userinfo',
-} as const;
 
 export const interactionPath = (uid: string): string => `/oauth/interaction/${uid}`;
 
@@ -42,6 +32,8 @@ export interface ProviderDeps {
 
 /** Keys kept in the database so every gateway process on it signs cookies and tokens alike. */
 async function keys(db: Db): Promise<{ cookie: string; jwk: JWK }> {
+  // jose with the first OAuth request, like oidc-provider, not at start-up.
+  const { exportJWK, generateKeyPair } = await import('jose');
   const cookie = await getOrCreateSetting(db, 'oauth_cookie_key', () => randomBytes(32).toString('base64url'));
   const made = JSON.stringify(await exportJWK((await generateKeyPair('ES256', { extractable: true })).privateKey));
   const jwk = JSON.parse(await getOrCreateSetting(db, 'oauth_signing_jwk', () => made)) as JWK;

@@ -1,13 +1,14 @@
 // The `schema` of an extraction: a JSON Schema of a flat object, or a hint of field names and types
 // ({"name": "string", "price": "number", "email": "email"}). Both become the same fields; each field's own JSON
 // Schema (or null) is what every value is validated against with ajv, whichever engine found it.
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { ValidationIssue } from '../../../src/errors.js';
 import { MAX_FIELDS } from './limits.js';
 
-// ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+// ajv and ajv-formats are CommonJS: required with the first schema checked (a schema is checked inside the tool's
+// synchronous input validation), not loaded by every gateway at start-up.
+const require = createRequire(import.meta.url);
 
 export type Scalar = 'string' | 'number' | 'integer' | 'boolean';
 /** What a field holds, when it says so (a hint's type, a JSON Schema format), beyond its JSON type. */
@@ -46,8 +47,11 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_\- ]{0,63}$/;
 let ajv: Ajv | undefined;
 export function ajvInstance(): Ajv {
   if (!ajv) {
-    ajv = new Ajv({ allErrors: true, strict: false, logger: false });
-    addFormats(ajv);
+    const { Ajv: AjvClass } = require('ajv') as typeof import('ajv');
+    // ajv-formats sets `exports.default` beside the function itself.
+    const formats = require('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv);
+    ajv = new AjvClass({ allErrors: true, strict: false, logger: false });
+    (formats.default ?? formats)(ajv);
   }
   return ajv;
 }

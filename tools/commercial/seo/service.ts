@@ -4,9 +4,12 @@
 import type { WorkerContext } from '../../../src/registry/types.js';
 import type * as store from '../../../src/store/orders.js';
 import type { ServiceDef } from '../services.js';
-import { auditPage } from './checks.js';
-import { deepAudit } from './deep.js';
 import { fetchPage, SEO_TIMEOUT_MS } from './fetch.js';
+
+// The checks and the deep audit (linkedom, fast-xml-parser, syllable: a fifth of a second to load) load with the
+// first audit, not with every gateway that starts.
+const checks = () => import('./checks.js');
+const deep = () => import('./deep.js');
 
 export const SEO_QUICK = 'seo.quick';
 export const SEO_DEEP = 'seo.deep';
@@ -21,7 +24,7 @@ interface StoredInput {
 async function produce(o: store.OrderRow, ctx: WorkerContext) {
   const input = JSON.parse(o.input) as StoredInput;
   const page = await fetchPage(ctx.services.egress, input.url, ctx.clock.now(), AbortSignal.timeout(SEO_TIMEOUT_MS + 5_000));
-  const audit = auditPage(page);
+  const audit = (await checks()).auditPage(page);
   return {
     result: {
       audit_type: 'quick',
@@ -44,7 +47,7 @@ async function produceDeep(o: store.OrderRow, ctx: WorkerContext) {
   const input = JSON.parse(o.input) as StoredInput;
   const signal = AbortSignal.timeout(SEO_DEEP_TIMEOUT_MS);
   const page = await fetchPage(ctx.services.egress, input.url, ctx.clock.now(), signal);
-  const audit = await deepAudit(ctx.services.egress, page, ctx.clock.now(), ctx.config.commercial.lighthouse, signal);
+  const audit = await (await deep()).deepAudit(ctx.services.egress, page, ctx.clock.now(), ctx.config.commercial.lighthouse, signal);
   return {
     result: {
       audit_type: 'deep',
