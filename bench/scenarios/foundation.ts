@@ -1,6 +1,8 @@
 // Issue 2 targets: REST GET /agents/{handle} vs minimal express, MCP tools/call vs the SDK reference,
 // start-up to ready. Issue 26 targets: the same read, and an owner read behind a bearer, against the peer a user
-// would write by hand (fastify 5 + better-sqlite3, bench/servers/fastify-peer.mjs); MCP against bare node:http.
+// would write by hand (fastify 5 + better-sqlite3, bench/servers/fastify-peer.mjs); MCP against bare node:http; A2A
+// message/send against minimal express.
+import { a2aToolSendBodies, checkA2aSend } from '../lib/a2a.js';
 import { baseline } from '../lib/baseline.js';
 import { load, table, type LoadResult } from '../lib/cannon.js';
 import { checkToolCall, modernHeaders, modernToolCallBodies, openMcpSession, toolCallBodies } from '../lib/mcp-session.js';
@@ -30,6 +32,10 @@ export async function foundation(): Promise<string> {
   const modernBody = modernToolCallBodies('base64', { action: 'encode', text: 'hello' });
   await checkToolCall(`${gw.url}/mcp`, modernHeaders('base64'), modernBody());
   const gwModern = await load('gateway MCP 2026-07-28 tools/call (base64 encode)', { url: `${gw.url}/mcp`, method: 'POST', headers: modernHeaders('base64'), makeBody: modernBody });
+  // A2A message/send with a data part calling the same tool: each request mints and stores its task.
+  const a2aBody = a2aToolSendBodies('base64', { action: 'encode', text: 'hello' });
+  await checkA2aSend(`${gw.url}/a2a`, a2aBody());
+  const gwA2a = await load('gateway A2A message/send (base64 encode)', { url: `${gw.url}/a2a`, method: 'POST', headers: { 'content-type': 'application/json' }, makeBody: a2aBody });
   await gw.stop();
 
   // The peer, with the same secret so its bearer check hashes a secret of the same length.
@@ -52,7 +58,7 @@ export async function foundation(): Promise<string> {
   }
   starts.sort((a, b) => a - b);
 
-  const rows: LoadResult[] = [bareRes, expressRes, peerRes, gwRes, peerOwner, gwOwner];
+  const rows: LoadResult[] = [bareRes, expressRes, peerRes, gwRes, peerOwner, gwOwner, gwA2a];
   out.push(table(rows, { bare: bareRes.rps, express: expressRes.rps, fastify: peerRes.rps }));
   out.push('');
   out.push(table([refMcp, gwMcp, gwModern], { 'SDK reference': refMcp.rps, bare: bareRes.rps }));
@@ -63,6 +69,7 @@ export async function foundation(): Promise<string> {
   out.push(`- REST GET /agents/{handle}: ${(gwRes.rps / peerRes.rps).toFixed(2)}× the fastify peer (issue 26 target ≥ 1.0)`);
   out.push(`- owner read GET /memory/{ns}/{key} with a Bearer: ${(gwOwner.rps / peerOwner.rps).toFixed(2)}× the fastify peer's bearer variant (issue 26 target ≥ 1.0)`);
   out.push(`- MCP tools/call against bare node:http: 2026-07-28 era ${(gwModern.rps / bareRes.rps).toFixed(2)}× (issue 26 target ≥ 0.35), 2025 session path ${(gwMcp.rps / bareRes.rps).toFixed(2)}× (target ≥ 0.25); both ≥ 2× the SDK reference`);
+  out.push(`- A2A message/send (base64 encode, a stored task each): ${(gwA2a.rps / expressRes.rps).toFixed(2)}× minimal express (issue 26 target ≥ 0.8)`);
   out.push(`- start-up to ready (spawn → listening, median of 5): ${starts[2].toFixed(0)} ms (target < 1000; issue 26 target < 500)`);
   return out.join('\n');
 }

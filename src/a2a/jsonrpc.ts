@@ -1,5 +1,7 @@
 // JSON-RPC 2.0 for A2A: the envelope check, the error codes (A2A v0.3 §8 and v1.0 §5.4) and the response
 // objects. Every error travels with HTTP 200.
+import { withJsonText } from '../registry/json-text.js';
+import { servedJson } from './task-record.js';
 
 export const RPC = {
   PARSE_ERROR: -32700,
@@ -38,7 +40,11 @@ export interface RpcRequest {
   params: unknown;
 }
 
-export const rpcResult = (id: RpcId, result: unknown) => ({ jsonrpc: '2.0' as const, id, result });
+/** A result whose JSON was kept when it was written (a finished task) is served as that text, not serialized again. */
+export function rpcResult(id: RpcId, result: unknown) {
+  const text = servedJson(result);
+  return text === undefined ? { jsonrpc: '2.0' as const, id, result } : withJsonText('result', text, { jsonrpc: '2.0' as const, id }, 'last');
+}
 
 export function rpcError(id: RpcId, err: unknown) {
   const e = err instanceof RpcError ? err : new RpcError(RPC.INTERNAL_ERROR, 'Internal error');

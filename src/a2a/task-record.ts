@@ -31,6 +31,25 @@ export function taskToWrite(t: Task, agentId: string | null, waiting: { kind: 'j
   };
 }
 
+/** The keys of a task in the order JSON.stringify writes them (the order every task here is built in). */
+const TASK_KEYS = ['kind', 'id', 'contextId', 'status', 'history', 'artifacts'];
+/** A task's JSON put together from the parts its write serialized, by task object (an object is never changed once kept). */
+const served = new WeakMap<Task, string>();
+
+/**
+ * Keeps the JSON of a task just written, made of the write's serialized parts, so the answer serves it instead of
+ * serializing the same task again; exactly JSON.stringify(t) (test/a2a/tasks.test.ts). The task must not change
+ * afterwards: only a task built for this write (TaskService's finished task) is kept.
+ */
+export function keepServedJson(t: Task, w: Pick<TaskWrite, 'status' | 'history' | 'artifacts'>): void {
+  const keys = Object.keys(t);
+  if (keys.length !== TASK_KEYS.length || keys.some((k, i) => k !== TASK_KEYS[i])) return;
+  served.set(t, `{"kind":"task","id":${JSON.stringify(t.id)},"contextId":${JSON.stringify(t.contextId)},"status":${w.status},"history":${w.history},"artifacts":${w.artifacts}}`);
+}
+
+/** The kept JSON of this very task object, if any (a trimmed or converted copy has none). */
+export const servedJson = (v: unknown): string | undefined => (typeof v === 'object' && v !== null ? served.get(v as Task) : undefined);
+
 /** historyLength: absent = all, 0 = none, n = the latest n messages. */
 export function withHistory(t: Task, historyLength: number | undefined): Task {
   if (historyLength === undefined || historyLength >= t.history.length) return t;

@@ -13,7 +13,7 @@ import { uuidv7 } from './ids.js';
 import { RPC, RpcError } from './jsonrpc.js';
 import type { MessageSend } from './params.js';
 import { perform, textOf, toolCallsOf, type Outcome, type Waiting } from './perform.js';
-import { agentMessage, redactMessage, rowToTask, statusOf, taskToWrite, withHistory } from './task-record.js';
+import { agentMessage, keepServedJson, redactMessage, rowToTask, statusOf, taskToWrite, withHistory } from './task-record.js';
 import { isTerminal, type Message, type Task, type TaskState } from './types.js';
 
 export interface TaskServiceDeps {
@@ -101,14 +101,14 @@ export class TaskService {
     return { task, existing: true };
   }
 
-  /** Writes the task; false when it became terminal meanwhile (a cancel won). */
-  private async save(task: Task, caller: Caller, waiting: Waiting | null, insert: boolean): Promise<boolean> {
+  /** Writes the task; null when it became terminal meanwhile (a cancel won), else what was written. */
+  private async save(task: Task, caller: Caller, waiting: Waiting | null, insert: boolean): Promise<store.TaskWrite | null> {
     const w = taskToWrite(task, caller.agent?.id ?? null, waiting, this.now());
     if (insert) {
       await store.insertTask(this.d.db, { ...w, created_at: this.now() });
-      return true;
+      return w;
     }
-    return store.updateOpenTask(this.d.db, w);
+    return (await store.updateOpenTask(this.d.db, w)) ? w : null;
   }
 
   /** Applies an outcome to a task and tells listeners: artifacts first, then the status. */
@@ -147,7 +147,10 @@ export class TaskService {
     const finish = async (): Promise<Task> => {
       const o = await perform(this.d.registry, caller, p.message as Message, calls, prev, mode === 'background' ? undefined : signal);
       const done = this.withOutcome(task, o);
-      if (!(await this.save(done, caller, o.waiting, !stored))) return this.get(task.id, caller);
+      const written = await this.save(done, caller, o.waiting, !stored);
+      if (!written) return this.get(task.id, caller);
+      // The answer is this task as written: its JSON is served from the parts just serialized for the row.
+      keepServedJson(done, written);
       this.publishOutcome(done, o);
       if (o.waiting) await this.onWaiting?.(done.id);
       return done;

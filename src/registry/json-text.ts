@@ -12,13 +12,18 @@ type JsonText = string | Uint8Array;
 interface Held {
   key: string;
   text: JsonText;
+  /** Written after the other fields instead of before them. */
+  last: boolean;
 }
 
 const asString = (text: JsonText): string => (typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8'));
 
-/** `fields` with `key` first, holding the JSON `text`. */
-export function withJsonText<T extends Record<string, unknown>>(key: string, text: JsonText, fields: T): T & Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/**
+ * `fields` with `key` holding the JSON `text`: first, or `last` (a JSON-RPC response's `result` follows `jsonrpc`
+ * and `id`, as JSON.stringify writes the object literal).
+ */
+export function withJsonText<T extends Record<string, unknown>>(key: string, text: JsonText, fields: T, at: 'first' | 'last' = 'first'): T & Record<string, unknown> {
+  const out: Record<string, unknown> = at === 'last' ? { ...fields } : {};
   let parsed: unknown;
   let read = false;
   Object.defineProperty(out, key, {
@@ -37,8 +42,8 @@ export function withJsonText<T extends Record<string, unknown>>(key: string, tex
       delete (out as { [HELD]?: Held })[HELD];
     },
   });
-  Object.defineProperty(out, HELD, { value: { key, text } satisfies Held, configurable: true });
-  return Object.assign(out, fields) as T & Record<string, unknown>;
+  Object.defineProperty(out, HELD, { value: { key, text, last: at === 'last' } satisfies Held, configurable: true });
+  return (at === 'last' ? out : Object.assign(out, fields)) as T & Record<string, unknown>;
 }
 
 /**
@@ -50,8 +55,10 @@ export function stringifyBody(body: unknown): string | [string, Uint8Array, stri
   if (!held) return JSON.stringify(body);
   const rest: Record<string, unknown> = {};
   for (const k of Object.keys(body as object)) if (k !== held.key) rest[k] = (body as Record<string, unknown>)[k];
-  const tail = JSON.stringify(rest);
-  const head = `{${JSON.stringify(held.key)}:`;
-  const end = tail === '{}' ? '}' : `,${tail.slice(1)}`;
+  const others = JSON.stringify(rest);
+  const field = `${JSON.stringify(held.key)}:`;
+  const [head, end] = held.last
+    ? [others === '{}' ? `{${field}` : `${others.slice(0, -1)},${field}`, '}']
+    : [`{${field}`, others === '{}' ? '}' : `,${others.slice(1)}`];
   return typeof held.text === 'string' ? `${head}${held.text}${end}` : [head, held.text, end];
 }
