@@ -9,11 +9,13 @@ import { social } from './scenarios/social.js';
 import { conversation } from './scenarios/conversation.js';
 import { browse } from './scenarios/browse.js';
 
-const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work, tools, artifacts, social, conversation, browse, 'gen-image': async () => (await import('./scenarios/gen-image.js')).genImage(), research: async () => (await import('./scenarios/research.js')).research(), commercial: async () => (await import('./scenarios/commercial.js')).commercial(), extract: async () => (await import('./scenarios/extract.js')).extract(), review: async () => (await import('./scenarios/review.js')).reviewBench(), seo: async () => (await import('./scenarios/seo.js')).seo(), tracing: async () => (await import('./scenarios/tracing.js')).tracing(), postgres: async () => (await import('./scenarios/postgres.js')).postgres(), storage: async () => (await import('./scenarios/storage.js')).storage() };
+const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work, tools, artifacts, social, conversation, browse, 'gen-image': async () => (await import('./scenarios/gen-image.js')).genImage(), research: async () => (await import('./scenarios/research.js')).research(), commercial: async () => (await import('./scenarios/commercial.js')).commercial(), extract: async () => (await import('./scenarios/extract.js')).extract(), review: async () => (await import('./scenarios/review.js')).reviewBench(), seo: async () => (await import('./scenarios/seo.js')).seo(), tracing: async () => (await import('./scenarios/tracing.js')).tracing(), postgres: async () => (await import('./scenarios/postgres.js')).postgres(), storage: async () => (await import('./scenarios/storage.js')).storage(), soak: async () => (await import('./scenarios/soak.js')).soak() };
+/** Run only when named: the soak takes a quarter of an hour. */
+const ON_REQUEST = new Set(['soak']);
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-  const names = wanted.length ? wanted : Object.keys(SCENARIOS);
+  const names = wanted.length ? wanted : Object.keys(SCENARIOS).filter((n) => !ON_REQUEST.has(n));
   for (const n of names) {
     const s = SCENARIOS[n];
     if (!s) throw new Error(`unknown scenario ${n}; known: ${Object.keys(SCENARIOS).join(', ')}`);

@@ -38,6 +38,7 @@ import type { Credentials, McpSession, Tool } from './registry/types.js';
 import type { Db } from './store/db.js';
 import type { Worker } from './workers.js';
 import { createRetentionWorker } from './retention.js';
+import { applyHeapGrowth } from './heap-growth.js';
 import { buildInfrastructure, type Infrastructure } from './services.js';
 import { openDatabase, prepareDatabase } from './store/open.js';
 import { SqliteDb } from './store/sqlite.js';
@@ -120,6 +121,7 @@ export class Gateway {
     const { config } = opts;
     const clock = opts.clock ?? systemClock;
     const log = opts.log ?? createLogger(config.logLevel);
+    applyHeapGrowth(config.caches.heapGrowthPercent);
     // Before anything runs, so start-up work is traced too; nothing is loaded when tracing is off.
     const tracing = await startTracing(config.tracing, GATEWAY_VERSION);
     const db = await (opts.db ?? openDatabase(config).then((d) => prepareDatabase(d, config)));
@@ -186,13 +188,13 @@ export class Gateway {
         idleMs: config.mcpSessionIdleMs,
         maxBodyBytes: config.maxBodyBytes,
         credentials: guardedCredentials,
-        resume: { retryMs: config.mcpSseRetryMs, pollAfterMs: config.mcpPollAfterMs },
+        resume: { retryMs: config.mcpSseRetryMs, pollAfterMs: config.mcpPollAfterMs, replayBytes: config.caches.mcpReplayBytes },
         modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs }, feed, (uri, c) => methods.mayWatch(uri, c)),
         // Sessions in the database, so any instance (or this one after a restart) serves them.
         store: new McpSessionStore(this.db, config.mcpSessionIdleMs),
         onStoreError: (err) => this.log.warn({ err }, 'mcp session store failed'),
       });
-      this.sse = new LegacySseEndpoint(factory, { maxSessions: config.mcpMaxSessions, messagesPath: '/mcp/messages', credentials: guardedCredentials });
+      this.sse = new LegacySseEndpoint(factory, { maxSessions: config.caches.mcpSseSessions, messagesPath: '/mcp/messages', credentials: guardedCredentials });
       return { streamable: this.streamable, sse: this.sse };
     });
     return this.mcpLoading;

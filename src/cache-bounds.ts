@@ -20,6 +20,7 @@ export const CACHE_ENV = {
   GATEWAY_AGENT_CACHE_ENTRIES: count(0, 10_000_000).default(50_000),
   GATEWAY_MEMORY_CARD_CACHE: count(0, 10_000_000).default(1000),
   GATEWAY_MEMORY_READ_COUNTS: count(0, 10_000_000).default(200_000),
+  GATEWAY_HEAP_GROWTH_PERCENT: count(0, 1000).default(100),
 };
 
 /** How a SQLite connection is tuned: its page cache, the statements it keeps prepared, what a reader thread maps. */
@@ -47,6 +48,8 @@ export interface CacheBounds {
   memoryCards: number;
   /** Memory entries whose reads are counted for the context card's "most used". */
   memoryReadCounts: number;
+  /** How far a V8 heap grows past what was live before its next full collection, in percent (0: V8 chooses). */
+  heapGrowthPercent: number;
 }
 
 type CacheEnv = z.output<z.ZodObject<typeof CACHE_ENV>> & { GATEWAY_MCP_MAX_SESSIONS: number };
@@ -64,5 +67,6 @@ export function cacheBounds(e: CacheEnv): CacheBounds {
     agentEntries: e.GATEWAY_AGENT_CACHE_ENTRIES,
     memoryCards: e.GATEWAY_MEMORY_CARD_CACHE,
     memoryReadCounts: e.GATEWAY_MEMORY_READ_COUNTS,
+    heapGrowthPercent: e.GATEWAY_HEAP_GROWTH_PERCENT,
   };
 }

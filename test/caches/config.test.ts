@@ -17,6 +17,7 @@ describe('cache bounds in the configuration', () => {
       agentEntries: 50_000,
       memoryCards: 1000,
       memoryReadCounts: 200_000,
+      heapGrowthPercent: 100,
     });
   });
 
@@ -35,6 +36,7 @@ describe('cache bounds in the configuration', () => {
       GATEWAY_AGENT_CACHE_ENTRIES: '5',
       GATEWAY_MEMORY_CARD_CACHE: '2',
       GATEWAY_MEMORY_READ_COUNTS: '9',
+      GATEWAY_HEAP_GROWTH_PERCENT: '0',
     }).caches;
     expect(c).toEqual({
       sqlite: { cacheKb: 2000, mmapBytes: 0, statements: 16 },
@@ -48,6 +50,7 @@ describe('cache bounds in the configuration', () => {
       agentEntries: 5,
       memoryCards: 2,
       memoryReadCounts: 9,
+      heapGrowthPercent: 0,
     });
   });
 
