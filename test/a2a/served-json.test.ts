@@ -2,7 +2,7 @@
 // must be byte for byte what serializing the task gives, and a trimmed or converted answer is serialized afresh.
 import { describe, expect, it } from 'vitest';
 import { rpcResult } from '../../src/a2a/jsonrpc.js';
-import { keepServedJson, servedJson, taskToWrite } from '../../src/a2a/task-record.js';
+import { isoTime, keepServedJson, servedJson, taskToWrite } from '../../src/a2a/task-record.js';
 import type { Task } from '../../src/a2a/types.js';
 import { stringifyBody } from '../../src/registry/json-text.js';
 import { startGateway } from '../helpers/gateway.js';
@@ -55,5 +55,14 @@ describe('a task answered from its written JSON', () => {
     } finally {
       await gw.cleanup();
     }
+  });
+});
+
+describe('status timestamps', () => {
+  it('are what Date#toISOString writes, whatever the time', () => {
+    const times = [0, 1, 999, 1000, -1, -999, -1000, -1001, 1.9, -1.5, Date.UTC(2026, 10, 26, 14, 53, 23, 7), 253402300799999, 253402300800000, -62198755200001, 8.64e15];
+    for (let i = 0; i < 2000; i++) times.push(Math.floor(Math.random() * 4e12) - 1e12, 1_764_000_000_000 + i * 37);
+    for (const t of times) expect(isoTime(t), String(t)).toBe(new Date(t).toISOString());
+    expect(() => isoTime(Number.NaN)).toThrow(RangeError);
   });
 });
