@@ -1,6 +1,7 @@
 // Structured logs (pino). Secrets never reach a log line: credentials live in headers we never log, query
 // strings are dropped from logged URLs, and these paths are redacted as a second line of defence.
 import { pino, type Logger as PinoLogger, type DestinationStream } from 'pino';
+import { isoTime } from './clock.js';
 
 export type Logger = PinoLogger;
 
@@ -27,9 +28,12 @@ const BUFFER_BYTES = 4096;
 /** A quiet gateway's lines still go out within this long. */
 const FLUSH_MS = 500;
 
+/** pino's isoTime, formatted through isoTime (one Date formatting per second, not per line). */
+const isoTimestamp = (): string => `,"time":"${isoTime(Date.now())}"`;
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const dest = destination ?? stderrBuffered();
-  return pino({ level, base: undefined, redact: { paths: REDACT, censor: '[redacted]' }, timestamp: pino.stdTimeFunctions.isoTime }, dest);
+  return pino({ level, base: undefined, redact: { paths: REDACT, censor: '[redacted]' }, timestamp: isoTimestamp }, dest);
 }
 
 let stderr: ReturnType<typeof pino.destination> | null = null;

@@ -1,6 +1,7 @@
 // A task as stored (one row, JSON columns) and as served: conversion both ways, history trimming, and the
 // redaction applied before anything a client sent is stored (card numbers keep first 6 and last 4 digits).
 import { randomUUID } from 'node:crypto';
+import { isoTime } from '../clock.js';
 import { maskCardNumbers, maskCardNumbersDeep } from '../llm/redact.js';
 import type { TaskRow, TaskWrite } from '../store/a2a-tasks.js';
 import type { Message, Part, Task, TaskState } from './types.js';
@@ -64,23 +65,6 @@ export const agentMessage = (taskId: string, contextId: string, parts: Part[]): 
   taskId,
   contextId,
 });
-
-let isoSecond = NaN;
-let isoPrefix = '';
-/**
- * `new Date(now).toISOString()`, with the part up to the second made once per second: a send stamps two statuses,
- * and formatting a date was a measurable share of one.
- */
-export function isoTime(now: number): string {
-  const t = Math.trunc(now); // as Date keeps it
-  const second = Math.floor(t / 1000);
-  if (second !== isoSecond) {
-    isoPrefix = new Date(second * 1000).toISOString().slice(0, -4); // up to "ss."
-    isoSecond = second;
-  }
-  const ms = t - second * 1000;
-  return `${isoPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
-}
 
 export const statusOf = (state: TaskState, message: Message | undefined, now: number): Task['status'] => ({
   state,

@@ -1,11 +1,11 @@
 // Records every tool call (tool, UTC day, calls, errors) for /trending and /intelligence. Counts are kept
 // in memory and written in one transaction every few seconds, so the call path never waits on a write.
-import type { Clock } from '../clock.js';
+import { isoTime, type Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { addToolUsage, type UsageDelta } from '../store/tool-usage.js';
 import type { Registry } from '../registry/registry.js';
 
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+export const utcDay = (ms: number): string => isoTime(ms).slice(0, 10);
 
 export class UsageRecorder {
   private pending = new Map<string, UsageDelta>();

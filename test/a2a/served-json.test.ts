@@ -2,7 +2,8 @@
 // must be byte for byte what serializing the task gives, and a trimmed or converted answer is serialized afresh.
 import { describe, expect, it } from 'vitest';
 import { rpcResult } from '../../src/a2a/jsonrpc.js';
-import { isoTime, keepServedJson, servedJson, taskToWrite } from '../../src/a2a/task-record.js';
+import { keepServedJson, servedJson, taskToWrite } from '../../src/a2a/task-record.js';
+import { isoTime } from '../../src/clock.js';
 import type { Task } from '../../src/a2a/types.js';
 import { stringifyBody } from '../../src/registry/json-text.js';
 import { startGateway } from '../helpers/gateway.js';
