@@ -34,22 +34,27 @@ export function taskToWrite(t: Task, agentId: string | null, waiting: { kind: 'j
 
 /** The keys of a task in the order JSON.stringify writes them (the order every task here is built in). */
 const TASK_KEYS = ['kind', 'id', 'contextId', 'status', 'history', 'artifacts'];
-/** A task's JSON put together from the parts its write serialized, by task object (an object is never changed once kept). */
-const served = new WeakMap<Task, string>();
+/**
+ * A task's JSON put together from the parts its write serialized, kept on the task object itself (an object is never
+ * changed once kept). A non-enumerable symbol: spreads, JSON.stringify and Object.keys do not see it. Not a WeakMap:
+ * one entry per request made every collection slower.
+ */
+const SERVED = Symbol('servedJson');
 
 /**
  * Keeps the JSON of a task just written, made of the write's serialized parts, so the answer serves it instead of
- * serializing the same task again; exactly JSON.stringify(t) (test/a2a/tasks.test.ts). The task must not change
+ * serializing the same task again; exactly JSON.stringify(t) (test/a2a/served-json.test.ts). The task must not change
  * afterwards: only a task built for this write (TaskService's finished task) is kept.
  */
 export function keepServedJson(t: Task, w: Pick<TaskWrite, 'status' | 'history' | 'artifacts'>): void {
   const keys = Object.keys(t);
   if (keys.length !== TASK_KEYS.length || keys.some((k, i) => k !== TASK_KEYS[i])) return;
-  served.set(t, `{"kind":"task","id":${JSON.stringify(t.id)},"contextId":${JSON.stringify(t.contextId)},"status":${w.status},"history":${w.history},"artifacts":${w.artifacts}}`);
+  const json = `{"kind":"task","id":${JSON.stringify(t.id)},"contextId":${JSON.stringify(t.contextId)},"status":${w.status},"history":${w.history},"artifacts":${w.artifacts}}`;
+  Object.defineProperty(t, SERVED, { value: json, enumerable: false, configurable: true });
 }
 
 /** The kept JSON of this very task object, if any (a trimmed or converted copy has none). */
-export const servedJson = (v: unknown): string | undefined => (typeof v === 'object' && v !== null ? served.get(v as Task) : undefined);
+export const servedJson = (v: unknown): string | undefined => (typeof v === 'object' && v !== null ? (v as { [SERVED]?: string })[SERVED] : undefined);
 
 /** historyLength: absent = all, 0 = none, n = the latest n messages. */
 export function withHistory(t: Task, historyLength: number | undefined): Task {
