@@ -134,9 +134,11 @@ export const listEntries = (db: Db, o: { ownerId: string | null; namespace: stri
     [o.ownerId, o.namespace, o.after, o.now, o.publicOnly ? 1 : 0, o.limit],
   );
 
-// Versions of an entry: the past ones in memory_versions, the current one the entry itself (migration 032).
-const VERSIONS = `SELECT version, memory_value(value) AS value, size, written_at, written_by FROM memory_versions WHERE entry_id = ?1
-  UNION ALL SELECT version, memory_value(value), size, updated_at, written_by FROM memory_entries WHERE id = ?1`;
+// Versions of the entry whose id is `id` (a parameter or a column): the past ones in memory_versions, the current one
+// the entry itself (migration 032).
+const versionsOf = (id: string) => `SELECT version, memory_value(value) AS value, size, written_at, written_by FROM memory_versions WHERE entry_id = ${id}
+  UNION ALL SELECT version, memory_value(value), size, updated_at, written_by FROM memory_entries WHERE id = ${id}`;
+const VERSIONS = versionsOf('?1');
 
 type VersionRow = { version: number; value: string; size: number; written_at: number; written_by: string | null };
 
@@ -193,12 +195,10 @@ export const usageOf = async (db: Db, agentId: string): Promise<{ entries: numbe
 
 /** Entries of an agent with all kept versions (the current one last), for export (namespace optional). */
 const EXPORT_VERSIONS = {
-  sqlite: `(SELECT json_group_array(json_object('version', v.version, 'value', json(memory_value(v.value)), 'written_at', v.written_at))
-          FROM (SELECT version, value, written_at FROM memory_versions WHERE entry_id = e.id
-                UNION ALL SELECT e.version, e.value, e.updated_at ORDER BY 1) v)`,
+  sqlite: `(SELECT json_group_array(json_object('version', v.version, 'value', json(v.value), 'written_at', v.written_at))
+          FROM (${versionsOf('e.id')} ORDER BY 1) v)`,
   postgres: `(SELECT json_agg(json_build_object('version', v.version, 'value', v.value, 'written_at', v.written_at) ORDER BY v.version)
-          FROM (SELECT version, value, written_at FROM memory_versions WHERE entry_id = e.id
-                UNION ALL SELECT e.version, e.value, e.updated_at) v)`,
+          FROM (${versionsOf('e.id')}) v)`,
 };
 
 export const exportRows = (db: Db, agentId: string, namespace: string | null, now: number) =>
