@@ -14,7 +14,14 @@ let alice: { handle: string; secret: string };
 let bob: { handle: string; secret: string };
 let carol: { handle: string; secret: string };
 
-const wall = async (g: TestGateway, query = '') => (await api(g.url, 'GET', `/wall?limit=10${query}`)).body.posts as any[];
+/** A wall page's posts; any other answer fails here with its status and body (CI once saw a page without posts). */
+const wall = async (g: TestGateway, query = '') => {
+  const r = await api(g.url, 'GET', `/wall?limit=10${query}`);
+  const seen = `GET /wall?limit=10${query}: ${r.status} ${JSON.stringify(r.body).slice(0, 2000)}`;
+  expect(r.status, seen).toBe(200);
+  expect(Array.isArray(r.body?.posts), seen).toBe(true);
+  return r.body.posts as any[];
+};
 const post = (who: { secret: string }, body: Record<string, unknown>) => api(gw.url, 'POST', '/wall', { body, secret: who.secret });
 /** A minute later (one clock for both processes), so the per-minute posting limit never trips. */
 const later = () => gw.clock.advance(61_000);
