@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Gateway, type CatalogAdditions } from '../../src/app.js';
 import { ManualClock, type Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger, type Logger } from '../../src/log.js';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -49,13 +49,13 @@ export function storeEnv(dataDir: string): Record<string, string> {
 }
 
 export async function startGateway(
-  opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock; additions?: CatalogAdditions } = {},
+  opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock; additions?: CatalogAdditions; log?: Logger } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? tempDir();
   const config = loadConfig({ PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...storeEnv(dataDir), ...opts.env });
   const clock = (opts.clock as ManualClock | undefined) ?? new ManualClock();
   // TEST_LOG=error (or any level) shows a test gateway's log when a test needs looking into.
-  const gateway = await Gateway.create({ config, clock, log: createLogger((process.env.TEST_LOG as 'error') ?? 'silent'), additions: opts.additions });
+  const gateway = await Gateway.create({ config, clock, log: opts.log ?? createLogger((process.env.TEST_LOG as 'error') ?? 'silent'), additions: opts.additions });
   const { url, apiUrl } = await gateway.listen();
   let stopped = false;
   const stop = async () => {
