@@ -129,6 +129,17 @@ export class Connection {
     return p.st.all(...args) as T[];
   }
 
+  /** The first row of a statement (stepping no further), or undefined; a statement that returns none runs. */
+  get<T>(sql: string, params?: Params): T | undefined {
+    const p = this.prepare(sql);
+    const args = normalise(p, params);
+    if (!p.st.reader) {
+      p.st.run(...args);
+      return undefined;
+    }
+    return p.st.get(...args) as T | undefined;
+  }
+
   run(sql: string, params?: Params): RunResult {
     const p = this.prepare(sql);
     const r = p.st.run(...normalise(p, params));

@@ -89,6 +89,9 @@ export class SqliteDb implements Db {
   }
 
   get<T = Record<string, unknown>>(sql: string, params?: Params, opts?: ReadOptions): Promise<T | undefined> {
+    const r = this.readerFor(sql);
+    // A light read here reads one row; anything else takes the general path.
+    if (r && !opts?.heavy) return promised(() => r.get<T>(sql, params));
     return this.all<T>(sql, params, opts).then(first);
   }
 
