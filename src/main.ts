@@ -2,6 +2,7 @@
 // CLI: `agent-gateway serve` (default) runs the HTTP gateway; `agent-gateway mcp` serves MCP over stdio.
 import type { Gateway } from './app.js';
 import type { Config } from './config.js';
+import { enableCompileCache, flushCompileCache } from './compile-cache.js';
 import { EarlyWriter } from './store/writer-client.js';
 
 const USAGE = `agent-gateway — a persistent home for stateless AI agents
@@ -32,6 +33,7 @@ async function serve(config: Config, early?: EarlyWriter): Promise<void> {
   const gateway = await openGateway(config, early);
   const { url, apiUrl } = await gateway.listen();
   gateway.log.info({ url, api_url: apiUrl, data_dir: config.dataDir, ms: Math.round(performance.now() - started) }, 'gateway ready');
+  setImmediate(flushCompileCache);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -95,6 +97,8 @@ async function main(argv: string[]): Promise<void> {
     const { migrateStore } = await import('./cli/migrate-store.js');
     return migrateStore(argv.slice(1));
   }
+  // Before the gateway's modules load: they are what a start spends its time on.
+  enableCompileCache();
   // serve and mcp: the SQLite writer thread boots while the configuration and the gateway's modules load; it is
   // handed the database file once the configuration names it (and ended if that is PostgreSQL).
   const early = cmd === 'serve' || cmd === 'mcp' ? EarlyWriter.spawn() : undefined;
