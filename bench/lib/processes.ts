@@ -78,14 +78,14 @@ async function ready(url: string, child: ChildProcess): Promise<void> {
  * The built gateway (dist/) with a fresh data dir (removed when it stops) or a given one, at its default log
  * level (info, one line per request) with logs discarded, as a production gateway writing to a log file would
  * run. BENCH_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the gateway
- * under a scenario's load; BENCH_DIST runs another build (a copy of dist/) to compare two versions side by side.
+ * under a scenario's load; BENCH_DIST (or `dist`) runs another build (a copy of dist/) to compare two versions side by side.
  */
-export async function startGateway(env: Record<string, string> = {}, dataDir?: string): Promise<Running & { dataDir: string }> {
+export async function startGateway(env: Record<string, string> = {}, dataDir?: string, dist = process.env.BENCH_DIST ?? path.join(ROOT, 'dist')): Promise<Running & { dataDir: string }> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
   const port = await freePort();
   const t0 = performance.now();
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(process.env.BENCH_DIST ?? path.join(ROOT, 'dist'), 'src', 'main.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(dist, 'src', 'main.js'), 'serve'], {
     cwd: ROOT,
     // The commercial listener gets a free port too: at its default (8788) a second bench gateway could not start.
     env: { PATH: process.env.PATH ?? '', PORT: String(port), GATEWAY_API_PORT: String(await freePort()), GATEWAY_DATA_DIR: dir, LOG_LEVEL: 'info', ...env },

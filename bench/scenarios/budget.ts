@@ -33,16 +33,7 @@ export async function budget(): Promise<string> {
   try {
     for (let round = 0; round < rounds; round++) {
       peer.push(await measure(() => startScript('fastify-peer.mjs'), false));
-      for (const [i, dist] of dists.entries()) {
-        const prev = process.env.BENCH_DIST;
-        process.env.BENCH_DIST = dist;
-        try {
-          steps[i].push(await measure(() => startGateway(), true));
-        } finally {
-          if (prev === undefined) delete process.env.BENCH_DIST;
-          else process.env.BENCH_DIST = prev;
-        }
-      }
+      for (const [i, dist] of dists.entries()) steps[i].push(await measure(() => startGateway({}, undefined, dist), true));
     }
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

@@ -120,24 +120,23 @@ export class Connection {
 
   /** Rows of a statement; a statement that returns none (a write without RETURNING) runs and gives []. */
   all<T>(sql: string, params?: Params): T[] {
-    const p = this.prepare(sql);
-    const args = normalise(p, params);
-    if (!p.st.reader) {
-      p.st.run(...args);
-      return [];
-    }
-    return p.st.all(...args) as T[];
+    return (this.rows(sql, params, false) ?? []) as T[];
   }
 
   /** The first row of a statement (stepping no further), or undefined; a statement that returns none runs. */
   get<T>(sql: string, params?: Params): T | undefined {
+    return this.rows(sql, params, true) as T | undefined;
+  }
+
+  /** Runs the statement: every row, or with `one` the first; undefined for a statement that returns none. */
+  private rows(sql: string, params: Params | undefined, one: boolean): unknown {
     const p = this.prepare(sql);
     const args = normalise(p, params);
     if (!p.st.reader) {
       p.st.run(...args);
       return undefined;
     }
-    return p.st.get(...args) as T | undefined;
+    return one ? p.st.get(...args) : p.st.all(...args);
   }
 
   run(sql: string, params?: Params): RunResult {
