@@ -176,7 +176,7 @@ export class Gateway {
 
   /** The MCP HTTP transports, built (and the SDK loaded) on the first MCP request. */
   private mcpEndpoints(guardedCredentials: (req: http.IncomingMessage) => Credentials): Promise<{ streamable: StreamableHttpEndpoint; sse: LegacySseEndpoint }> {
-    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, buildV2Server, mcpMethods, ModernHttpEndpoint, StreamableHttpEndpoint, LegacySseEndpoint, ResourceFeed, McpSessionStore }) => {
+    this.mcpLoading ??= loadMcp().then(({ buildMcpServer, buildV2Server, mcpMethods, DirectToolCalls, ModernHttpEndpoint, StreamableHttpEndpoint, LegacySseEndpoint, ResourceFeed, McpSessionStore }) => {
       const { config } = this;
       const known = new Set(this.registry.toolsets());
       const feed = (this.feed ??= new ResourceFeed(this.db, config.mcpChangePollMs, (err) => this.log.warn({ err }, 'resource change feed failed')));
@@ -189,7 +189,7 @@ export class Gateway {
         maxBodyBytes: config.maxBodyBytes,
         credentials: guardedCredentials,
         resume: { retryMs: config.mcpSseRetryMs, pollAfterMs: config.mcpPollAfterMs, replayBytes: config.caches.mcpReplayBytes },
-        modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs }, feed, (uri, c) => methods.mayWatch(uri, c)),
+        modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs }, feed, (uri, c) => methods.mayWatch(uri, c), new DirectToolCalls(this.mcpCatalog)),
         // Sessions in the database, so any instance (or this one after a restart) serves them.
         store: new McpSessionStore(this.db, config.mcpSessionIdleMs),
         onStoreError: (err) => this.log.warn({ err }, 'mcp session store failed'),

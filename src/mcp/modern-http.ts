@@ -7,8 +7,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { SUPPORTED_PROTOCOL_VERSIONS as LEGACY_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { classifyInboundRequest, createMcpHandler, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, type InboundClassificationOutcome, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
+import { plainToolCall, type DirectToolCalls } from './modern-direct.js';
 import type { ResourceFeed } from './resource-feed.js';
 
 /** The per-request server: the toolsets the URL asks for and the caller's credentials. */
@@ -46,6 +47,8 @@ export class ModernHttpEndpoint {
     /** The changes subscriptions/listen streams hear of (the SDK owns the streams: ack, filter, keep-alive). */
     private readonly feed: ResourceFeed,
     private readonly mayWatch: (uri: string, credentials: Credentials) => Promise<boolean>,
+    /** Answers plain tools/call requests without the SDK's per-request server (modern-direct.ts). */
+    private readonly direct?: DirectToolCalls,
   ) {
     this.handler = createMcpHandler(
       (ctx) => {
@@ -58,12 +61,12 @@ export class ModernHttpEndpoint {
   }
 
   /**
-   * True when the SDK routes this request (its body already parsed) to the modern era: its own classifier,
-   * the one behind isLegacyRequest, asked with the headers and body as they are (building the web Request
-   * that isLegacyRequest wants cost about a tenth of a modern call).
+   * The SDK's classification when it routes this request (its body already parsed) to the modern era, else
+   * undefined: its own classifier, the one behind isLegacyRequest, asked with the headers and body as they are
+   * (building the web Request that isLegacyRequest wants cost about a tenth of a modern call).
    */
-  claims(req: IncomingMessage, body: unknown): boolean {
-    if (!mayBeModern(req, body)) return false;
+  claims(req: IncomingMessage, body: unknown): InboundClassificationOutcome | undefined {
+    if (!mayBeModern(req, body)) return undefined;
     const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
     const outcome = classifyInboundRequest({
       httpMethod: 'POST',
@@ -72,11 +75,16 @@ export class ModernHttpEndpoint {
       mcpMethodHeader: header('mcp-method'),
       mcpNameHeader: header('mcp-name'),
     });
-    return outcome.kind !== 'legacy';
+    return outcome.kind === 'legacy' ? undefined : outcome;
   }
 
-  /** Serves one modern request; the credentials reach the tools through the request's pass-through authInfo. */
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown, scope: RequestScope): Promise<void> {
+  /**
+   * Serves one modern request: a plain tools/call directly, anything else through the SDK, where the credentials
+   * reach the tools through the request's pass-through authInfo.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown, scope: RequestScope, outcome: InboundClassificationOutcome): Promise<void> {
+    const call = this.direct && plainToolCall(req, outcome);
+    if (call) return this.direct!.answer(res, call, scope.toolsets, scope.credentials);
     await this.keepWatchable(body, scope.credentials);
     const withAuth = Object.assign(req, { auth: { token: '', clientId: 'agent-gateway', scopes: [], extra: { ...scope } } });
     await this.serve(withAuth, res, body);

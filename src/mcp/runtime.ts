@@ -3,6 +3,7 @@
 export { buildMcpServer } from './server.js';
 export { buildV2Server } from './v2-server.js';
 export { ModernHttpEndpoint } from './modern-http.js';
+export { DirectToolCalls } from './modern-direct.js';
 export { StreamableHttpEndpoint } from './streamable-http.js';
 export { LegacySseEndpoint } from './legacy-sse.js';
 export { serveStdio } from '@modelcontextprotocol/server/stdio';

@@ -220,7 +220,8 @@ export class StreamableHttpEndpoint {
       return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
     }
     const { modern } = this.opts;
-    if (modern?.claims(req, raw)) return modern.handle(req, res, raw, { toolsets, credentials: this.opts.credentials(req) });
+    const claimed = modern?.claims(req, raw);
+    if (claimed) return modern!.handle(req, res, raw, { toolsets, credentials: this.opts.credentials(req) }, claimed);
     const accept = req.headers.accept ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');

@@ -12,6 +12,8 @@ export interface ModernOptions {
   name?: string;
   id?: string | number;
   signal?: AbortSignal;
+  /** The query of the /mcp URL (e.g. `toolsets=memory`). */
+  query?: string;
 }
 
 let nextId = 1;
@@ -26,7 +28,7 @@ export function modernEnvelope(capabilities: Record<string, unknown> = {}): Reco
 
 export function modernPost(base: string, method: string, params: Record<string, unknown> = {}, opts: ModernOptions = {}): Promise<Response> {
   const name = opts.name ?? (method === 'tools/call' ? params.name : method.startsWith('tasks/') ? params.taskId : undefined);
-  return fetch(`${base}/mcp`, {
+  return fetch(`${base}/mcp${opts.query ? `?${opts.query}` : ''}`, {
     method: 'POST',
     signal: opts.signal,
     headers: {

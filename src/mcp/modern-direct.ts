@@ -1,0 +1,125 @@
+// A plain 2026-07-28 `tools/call` answered without the SDK's per-request machinery (a fresh Server, a transport,
+// web Request and Response objects, zod parses of the message already classified): the era's most common
+// request, whose answer the SDK shapes in fixed steps that are repeated here (the result gets `resultType:
+// 'complete'` and the server's identity in `_meta`; a method error is a JSON-RPC error sent with 200). The tool
+// runs through the same methods.ts → registry.call as on every other path.
+//
+// "Plain" is decided before anything runs, and everything else goes to the SDK, which owns those rules: a
+// revision other than the one served here, a missing or encoded header (the SDK's standard-header checks),
+// params beyond name/arguments/_meta (a retried input round, a task request), a progress token (answered over
+// SSE), a client that can elicit (a confirmation becomes an input round the SDK drives), or the Tasks extension.
+// test/mcp/modern-direct.test.ts checks that both answer the same.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inputRequired, SERVER_INFO_META_KEY, type CallToolResult, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
+import type { Credentials } from '../registry/types.js';
+import { McpMethodError, mcpMethods, NeedsInput, SERVER_INFO, type McpCatalog, type McpMethods } from './methods.js';
+import { acceptsTasks } from './tasks.js';
+
+/** The revision this path answers; a request naming another goes to the SDK. */
+const REVISION = '2026-07-28';
+const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+/** The 2025 era's "resource not found", which this revision sends as invalid params (the SDK's encodeErrorCode). */
+const LEGACY_RESOURCE_NOT_FOUND = -32002;
+/** Toolsets selections whose methods are kept (a URL may name any combination; others are made per call). */
+const KEPT_SELECTIONS = 64;
+/** A name sent as is in Mcp-Name (an encoded one, `=?base64?…?=`, is the SDK's to decode). */
+const PLAIN_NAME = /^[A-Za-z0-9_.-]+$/;
+const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
+
+export interface DirectCall {
+  id: string | number;
+  name: string;
+  args: Record<string, unknown> | undefined;
+  meta: Record<string, unknown>;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The call, when this request is a plain tools/call; undefined sends it to the SDK. */
+export function plainToolCall(req: IncomingMessage, outcome: InboundClassificationOutcome): DirectCall | undefined {
+  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request') return undefined;
+  const { message, classification } = outcome;
+  if (message.method !== 'tools/call' || classification.revision !== REVISION) return undefined;
+  const params = message.params as Record<string, unknown> | undefined;
+  if (!isPlainObject(params)) return undefined;
+  for (const k in params) if (!PARAM_KEYS.has(k)) return undefined;
+  const { name, arguments: args, _meta: meta } = params;
+  if (typeof name !== 'string' || !PLAIN_NAME.test(name)) return undefined;
+  if (args !== undefined && !isPlainObject(args)) return undefined;
+  // The classifier proved the envelope; these are what the handler would do differently.
+  if (!isPlainObject(meta) || meta.progressToken !== undefined || acceptsTasks(meta)) return undefined;
+  const capabilities = meta[CAPABILITIES] as Record<string, unknown> | undefined;
+  if (capabilities?.elicitation !== undefined) return undefined;
+  // The standard headers as the SDK requires them: all present, Mcp-Name the tool's name as is.
+  const h = req.headers;
+  if (typeof h['mcp-protocol-version'] !== 'string' || typeof h['mcp-method'] !== 'string' || h['mcp-name'] !== name) return undefined;
+  return { id: message.id, name, args: args as Record<string, unknown> | undefined, meta };
+}
+
+/** Answers plain calls for one catalogue; the methods of each toolsets selection are made once. */
+export class DirectToolCalls {
+  private readonly methods = new Map<string, McpMethods>();
+  private readonly known: Set<string>;
+
+  constructor(private readonly catalog: McpCatalog) {
+    this.known = new Set(catalog.registry.toolsets());
+  }
+
+  /** The methods seeing `toolsets` (the known ones among them, as the SDK path's server sees). */
+  private methodsFor(toolsets: string[]): McpMethods {
+    const key = toolsets.join(',');
+    let m = this.methods.get(key);
+    if (!m) {
+      m = mcpMethods(this.catalog, toolsets.filter((t) => this.known.has(t)));
+      if (this.methods.size < KEPT_SELECTIONS) this.methods.set(key, m);
+    }
+    return m;
+  }
+
+  async answer(res: ServerResponse, call: DirectCall, toolsets: string[], credentials: Credentials): Promise<void> {
+    // A client that hangs up aborts the call, as the SDK's request signal would (a tool may stop its work).
+    const abort = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort();
+    };
+    res.once('close', onClose);
+    let message: object;
+    try {
+      const result = await this.methodsFor(toolsets).callTool(call.name, call.args, call.meta, credentials, { signal: abort.signal });
+      message = { result: encodeResult(result), jsonrpc: '2.0', id: call.id };
+    } catch (err) {
+      message = failure(err, call.id);
+    }
+    res.off('close', onClose);
+    if (abort.signal.aborted || res.destroyed) return;
+    const body = JSON.stringify(message);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+}
+
+/**
+ * The SDK's encode steps for a tools/call result: `resultType` when absent, then the server's identity in `_meta`.
+ * The result is this call's own object, so it is completed in place (keys land where the SDK's copies put them).
+ */
+function encodeResult(result: CallToolResult | Record<string, unknown>): Record<string, unknown> {
+  const out = result as Record<string, unknown>;
+  if (out.resultType === undefined) out.resultType = 'complete';
+  const meta = out._meta;
+  if (meta === undefined) out._meta = { [SERVER_INFO_META_KEY]: SERVER_INFO };
+  else if (isPlainObject(meta) && meta[SERVER_INFO_META_KEY] === undefined) out._meta = { ...meta, [SERVER_INFO_META_KEY]: SERVER_INFO };
+  return out;
+}
+
+/** A thrown method error as the SDK would send it; anything unexpected as -32603 without the gateway's internals. */
+function failure(err: unknown, id: string | number): object {
+  if (err instanceof NeedsInput) {
+    const asked = inputRequired({ inputRequests: { [err.key]: inputRequired.elicit(err.form) } }) as unknown as Record<string, unknown>;
+    return { result: encodeResult(asked), jsonrpc: '2.0', id };
+  }
+  if (err instanceof McpMethodError) {
+    const code = err.code === LEGACY_RESOURCE_NOT_FOUND ? -32602 : err.code;
+    return { jsonrpc: '2.0', id, error: { code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) } };
+  }
+  return { jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } };
+}
