@@ -68,6 +68,8 @@ export class HttpSessionTransport implements Transport {
   /** Request streams still to finish, by stream number (for a GET that resumes one). */
   private readonly streams = new Map<number, Exchange>();
   private readonly replay: SseReplay;
+  /** Tool calls the gateway answers beside the SDK's Protocol (session-direct.ts), by id: how to stop each. */
+  private readonly direct = new Map<RequestId, AbortController>();
   /** Requests fed in by the gateway itself (a session rebuilt on this instance): their answers go nowhere. */
   private readonly internal = new Map<RequestId, () => void>();
   private nextStream = STANDALONE + 1;
@@ -106,6 +108,23 @@ export class HttpSessionTransport implements Transport {
   }
 
   /**
+   * A tool call the gateway answers itself (session-direct.ts), beside the SDK's Protocol: an exchange on `res` like
+   * a POST's (pending, let go and resumed as one), whose answer comes to `send`. A hang-up, a cancellation naming it
+   * or the session's end aborts the returned signal, where the SDK would abort its handler's.
+   */
+  handleDirect(id: RequestId, res: ServerResponse): AbortSignal {
+    const abort = new AbortController();
+    this.direct.set(id, abort);
+    this.exchange([id], false, res, () => abort.abort());
+    return abort.signal;
+  }
+
+  /** A direct call that was aborted ends without an answer, as a cancelled request does in the SDK. */
+  dropDirect(id: RequestId): void {
+    this.direct.delete(id);
+  }
+
+  /**
    * Feeds `messages` to the server as if the client had sent them and resolves once each request among them is
    * answered, discarding the answers: a session rebuilt on this instance replays its initialize request.
    */
@@ -123,15 +142,26 @@ export class HttpSessionTransport implements Transport {
 
   /** Dispatches validated messages of one POST; replies on `res` once every request in it is answered. */
   handlePost(messages: JSONRPCMessage[], batch: boolean, res: ServerResponse, extra: MessageExtraInfo): void {
-    this.lastSeen = Date.now();
-    const requests = messages.filter(isRequest) as (JSONRPCMessage & { id: RequestId })[];
+    if (this.direct.size > 0) for (const m of messages) this.cancelDirect(m);
+    const requests = messages.filter(isRequest).map((m) => (m as { id: RequestId }).id);
     if (requests.length === 0) {
+      this.lastSeen = Date.now();
       res.writeHead(202, { 'mcp-session-id': this.sessionId }).end();
       for (const m of messages) this.onmessage?.(m, extra);
       return;
     }
+    // A client that hangs up no longer wants the answer: the work stops as if it had sent a cancellation.
+    this.exchange(requests, batch, res, (id) =>
+      this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'The client closed the response stream.' } }),
+    );
+    for (const m of messages) this.onmessage?.(m, extra);
+  }
+
+  /** The exchange of a POST carrying `requests`: answered on `res` once each is; `hungUp` stops one whose client left. */
+  private exchange(requests: RequestId[], batch: boolean, res: ServerResponse, hungUp: (id: RequestId) => void): void {
+    this.lastSeen = Date.now();
     const ex: Exchange = { res, waiting: requests.length, batch, responses: [], sse: false, done: false };
-    for (const r of requests) this.pending.set(r.id, ex);
+    for (const id of requests) this.pending.set(id, ex);
     res.on('close', () => {
       // The server let go of it (polling), or a GET took it over: the client is coming back, nothing to cancel.
       if (ex.done || ex.res !== res) return;
@@ -141,18 +171,23 @@ export class HttpSessionTransport implements Transport {
         return;
       }
       ex.done = true;
-      for (const r of requests) {
-        if (this.pending.get(r.id) !== ex) continue;
-        this.pending.delete(r.id);
-        // A client that hangs up no longer wants the answer: the work stops as if it had sent a cancellation.
-        this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: r.id, reason: 'The client closed the response stream.' } });
+      for (const id of requests) {
+        if (this.pending.get(id) !== ex) continue;
+        this.pending.delete(id);
+        hungUp(id);
       }
     });
     if (this.resumable && this.resume.pollAfterMs > 0) {
       ex.poll = setTimeout(() => this.letGo(ex), this.resume.pollAfterMs);
       ex.poll.unref();
     }
-    for (const m of messages) this.onmessage?.(m, extra);
+  }
+
+  /** A cancellation of a call answered beside the SDK aborts it (the SDK's Protocol never saw that call). */
+  private cancelDirect(m: JSONRPCMessage): void {
+    if (!('method' in m) || m.method !== 'notifications/cancelled') return;
+    const id = (m.params as { requestId?: RequestId } | undefined)?.requestId;
+    if (id !== undefined) this.direct.get(id)?.abort();
   }
 
   /** Closes a long call's connection after its priming event; the answer waits for the client's GET. */
@@ -246,6 +281,7 @@ export class HttpSessionTransport implements Transport {
         internal();
         return;
       }
+      this.direct.delete(message.id);
       const ex = this.pending.get(message.id);
       if (!ex) return; // the client went away; nothing to deliver to
       this.pending.delete(message.id);
@@ -316,6 +352,8 @@ export class HttpSessionTransport implements Transport {
       }
     }
     this.pending.clear();
+    for (const abort of this.direct.values()) abort.abort();
+    this.direct.clear();
     this.streams.clear();
     const stream = this.standalone;
     this.dropStream();

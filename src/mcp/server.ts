@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Credentials, McpSession } from '../registry/types.js';
 import { confirmAboveOf, elicitingConfirmer } from './confirmations.js';
-import { boundCredentials, INSTRUCTIONS, INVALID_PARAMS, McpMethodError, mcpMethods, SERVER_EXTENSIONS, SERVER_INFO, type McpCatalog } from './methods.js';
+import { boundCredentials, INSTRUCTIONS, INVALID_PARAMS, McpMethodError, mcpMethods, SERVER_EXTENSIONS, SERVER_INFO, type CallToolOptions, type McpCatalog } from './methods.js';
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
@@ -56,6 +56,23 @@ export interface SessionState {
   /** Set by buildMcpServer: takes the login binding as stored (changed by a call on another instance). */
   syncLogin?: (login: string | undefined) => void;
 }
+
+/**
+ * A tools/call on one connection's server as its handler runs it, for a client that cannot be asked anything and
+ * wants no progress: what session-direct.ts answers without the SDK's Protocol layer.
+ */
+export type PlainToolCall = (
+  name: string,
+  args: Record<string, unknown> | undefined,
+  meta: Record<string, unknown> | undefined,
+  credentials: Credentials,
+  signal: AbortSignal,
+) => Promise<CallToolResult>;
+
+const plainCalls = new WeakMap<Server, PlainToolCall>();
+
+/** The plain tools/call of a server built here. */
+export const plainToolCallOf = (server: Server): PlainToolCall | undefined => plainCalls.get(server);
 
 /** URIs one session may subscribe to: what a session holds stays bounded, so the session cap bounds them all. */
 export const MAX_SUBSCRIPTIONS = 1000;
@@ -119,22 +136,25 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
     return {};
   });
   server.setRequestHandler(ListToolsRequestSchema, (req) => v1(() => m.listTools(req.params?.cursor)));
+  /** A tool call with the session's binding; vault_login / vault_logout's change is written before the answer. */
+  const callTool = async (name: string, args: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, credentials: Credentials, opts: CallToolOptions) => {
+    const before = session.login;
+    try {
+      return (await m.callTool(name, args, meta, boundCredentials(credentials, session), { ...opts, session })) as CallToolResult;
+    } finally {
+      // Written before the answer, so the next request sees it on any instance.
+      if (state && session.login !== before) await state.saveLogin(session.login);
+    }
+  };
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
     // A client that declared elicitation is asked on this request's own stream; others keep explicit arguments.
     const confirm = server.getClientCapabilities()?.elicitation
       ? elicitingConfirmer((form) => server.elicitInput(form, { relatedRequestId: extra.requestId }), confirmAboveOf(req.params._meta))
       : undefined;
     const progress = progressReporter(req.params._meta?.progressToken, (n) => extra.sendNotification(n));
-    const before = session.login;
-    return v1(async () => {
-      try {
-        return (await m.callTool(req.params.name, req.params.arguments, req.params._meta, creds(extra), { signal: extra.signal, confirm, progress, session })) as CallToolResult;
-      } finally {
-        // vault_login / vault_logout changed the binding: written before the answer, so the next request sees it anywhere.
-        if (state && session.login !== before) await state.saveLogin(session.login);
-      }
-    });
+    return v1(() => callTool(req.params.name, req.params.arguments, req.params._meta, opts.credentials(extra), { signal: extra.signal, confirm, progress }));
   });
+  plainCalls.set(server, (name, args, meta, credentials, signal) => callTool(name, args, meta, credentials, { signal }));
   server.setRequestHandler(ListResourcesRequestSchema, (req, extra) => v1(() => m.listResources(req.params?.cursor, creds(extra))));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => v1(() => m.listResourceTemplates()));
   server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => v1(() => m.readResource(req.params.uri, creds(extra))));

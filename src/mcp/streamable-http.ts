@@ -17,7 +17,8 @@ import { readBody } from '../http/read-body.js';
 import { HttpSessionTransport, isRequest, type ResumeOptions } from './http-transport.js';
 import { parseEventId } from './sse-replay.js';
 import type { ModernHttpEndpoint } from './modern-http.js';
-import type { SessionState } from './server.js';
+import { plainToolCallOf, type SessionState } from './server.js';
+import { answerOnSession, plainSessionCall, type SessionCall } from './session-direct.js';
 import type { McpSessionStore, StoredSession } from '../store/mcp-sessions.js';
 
 export interface SessionFactory {
@@ -226,6 +227,8 @@ export class StreamableHttpEndpoint {
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
     }
+    const plain = plainSessionCall(raw);
+    if (plain) return this.callOnSession(req, res, plain, raw as JSONRPCMessage);
     const batch = Array.isArray(raw);
     const list = batch ? (raw as unknown[]) : [raw];
     if (list.length === 0 || list.length > 100) return rpcError(res, 400, -32600, 'Invalid Request: empty or oversized batch');
@@ -235,7 +238,6 @@ export class StreamableHttpEndpoint {
       if (!parsed.success) return rpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
       messages.push(parsed.data);
     }
-    const extra = { authInfo: { token: '', clientId: 'agent-gateway', scopes: [], extra: { credentials: this.opts.credentials(req) } } };
 
     if (messages.some(isInitialize)) {
       if (messages.length > 1) return rpcError(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
@@ -245,17 +247,37 @@ export class StreamableHttpEndpoint {
       // Stored before the answer, so the session's next request finds it on any instance.
       await this.opts.store?.create(id, toolsets, init);
       const s = await this.open(id, toolsets, this.opts.store ? { toolsets, init, subscriptions: [] } : undefined);
-      s.transport.handlePost(messages, batch, res, extra);
+      s.transport.handlePost(messages, batch, res, this.extra(req));
       return;
     }
     const s = await this.session(req, res);
     if (!s) return;
+    this.dispatch(s, req, res, messages, batch);
+  }
+
+  /** What the SDK's handlers get with a message: the request's credentials (server.ts reads them there). */
+  private extra(req: IncomingMessage) {
+    return { authInfo: { token: '', clientId: 'agent-gateway', scopes: [], extra: { credentials: this.opts.credentials(req) } } };
+  }
+
+  /** Messages of one POST on an open session, through the SDK. */
+  private dispatch(s: Session, req: IncomingMessage, res: ServerResponse, messages: JSONRPCMessage[], batch: boolean): void {
     for (const m of messages) {
       if (isRequest(m) && s.transport.hasPending((m as { id: string | number }).id)) {
         return rpcError(res, 400, -32600, 'Invalid Request: a request with this id is already in progress');
       }
     }
-    s.transport.handlePost(messages, batch, res, extra);
+    s.transport.handlePost(messages, batch, res, this.extra(req));
+  }
+
+  /** One plain tools/call: answered beside the SDK (session-direct.ts) unless its client may be asked something. */
+  private async callOnSession(req: IncomingMessage, res: ServerResponse, call: SessionCall, message: JSONRPCMessage): Promise<void> {
+    const s = await this.session(req, res);
+    if (!s) return;
+    const run = plainToolCallOf(s.server);
+    if (!run || s.server.getClientCapabilities()?.elicitation) return this.dispatch(s, req, res, [message], false);
+    if (s.transport.hasPending(call.id)) return rpcError(res, 400, -32600, 'Invalid Request: a request with this id is already in progress');
+    await answerOnSession(s.transport, res, run, call, this.opts.credentials(req));
   }
 
   private async get(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,5 +1,6 @@
-// Closing the response stream cancels the request, in both eras: the tool's abort signal fires and its work
-// stops. The tool that waits is the test's own, added with the Gateway's `additions` seam.
+// Closing the response stream cancels the request, in both eras, and so does a 2025-era cancellation
+// notification: the tool's abort signal fires and its work stops. The tool that waits is the test's own, added
+// with the Gateway's `additions` seam.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +67,20 @@ describe('closing the response stream cancels the request', () => {
     controller.abort();
     await call;
     await eventually(async () => expect(aborted).toContain('legacy'));
+    expect((await client.callTool({ name: 'gateway_info', arguments: {} })).isError).toBeFalsy();
+    await client.close();
+  });
+
+  it('2025 session: a notifications/cancelled naming the call aborts it (the v1 client cancelling by signal)', async () => {
+    const client = new Client({ name: 'cancel-notify', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`)));
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'test_wait_for_cancel', arguments: { tag: 'notified' } }, undefined, { signal: controller.signal }).catch((err: unknown) => err);
+    await eventually(async () => expect(started).toContain('notified'));
+    expect(aborted).not.toContain('notified');
+    controller.abort('changed my mind');
+    await call;
+    await eventually(async () => expect(aborted).toContain('notified'));
     expect((await client.callTool({ name: 'gateway_info', arguments: {} })).isError).toBeFalsy();
     await client.close();
   });
