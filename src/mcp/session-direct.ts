@@ -22,6 +22,7 @@ export interface SessionCall {
 }
 
 const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,7 +38,8 @@ export function plainSessionCall(body: unknown): SessionCall | undefined {
   const { name, arguments: args, _meta: meta } = params;
   if (typeof name !== 'string') return undefined;
   if (args !== undefined && !isPlainObject(args)) return undefined;
-  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined)) return undefined;
+  // A progress token wants an SSE answer; a related-task key has a shape the SDK checks.
+  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined || RELATED_TASK in meta)) return undefined;
   return { id: id as string | number, name, args: args as Record<string, unknown> | undefined, meta: meta as Record<string, unknown> | undefined };
 }
 

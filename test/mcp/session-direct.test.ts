@@ -4,6 +4,7 @@
 // plain JSON too), and the two answers must match in status, headers and JSON-RPC message. A second agent's
 // secret reaches nothing of the first's, and vault_login's binding holds on the direct path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainSessionCall } from '../../src/mcp/session-direct.js';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
 
 let gw: TestGateway;
@@ -103,5 +104,34 @@ describe('a plain tools/call on a 2025-era session', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'base64', arguments: { action: 'encode', text: 'x' } } }),
     });
     expect(r.status).toBe(404);
+  });
+});
+
+describe('which session messages are plain', () => {
+  const call = (over: Record<string, unknown> = {}, params: Record<string, unknown> = {}) => ({
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: { name: 'base64', arguments: { action: 'encode', text: 'a' }, ...params },
+    ...over,
+  });
+
+  it('takes one tools/call request with name, arguments and _meta', () => {
+    expect(plainSessionCall(call())).toEqual({ id: 3, name: 'base64', args: { action: 'encode', text: 'a' }, meta: undefined });
+    expect(plainSessionCall(call({ id: 'x' }, { _meta: { 'x402/payment': {} } }))).toMatchObject({ id: 'x', meta: { 'x402/payment': {} } });
+  });
+
+  it('leaves everything else to the SDK: batches, other methods, odd ids or params, progress, related tasks', () => {
+    expect(plainSessionCall([call()])).toBeUndefined();
+    expect(plainSessionCall(call({ method: 'tools/list' }))).toBeUndefined();
+    expect(plainSessionCall(call({ jsonrpc: '1.0' }))).toBeUndefined();
+    expect(plainSessionCall(call({ id: 1.5 }))).toBeUndefined();
+    expect(plainSessionCall(call({ id: null }))).toBeUndefined();
+    expect(plainSessionCall(call({ extra: 1 }))).toBeUndefined();
+    expect(plainSessionCall(call({}, { task: {} }))).toBeUndefined();
+    expect(plainSessionCall(call({}, { name: 7 }))).toBeUndefined();
+    expect(plainSessionCall(call({}, { arguments: [1] }))).toBeUndefined();
+    expect(plainSessionCall(call({}, { _meta: { progressToken: 1 } }))).toBeUndefined();
+    expect(plainSessionCall(call({}, { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } } }))).toBeUndefined();
   });
 });
