@@ -53,10 +53,20 @@ describe('full-text search', () => {
     await put('rw/note', { value: 'quokka harbor', visibility: 'private' });
     expect(await found('quokka', b.secret)).toEqual([]);
     expect(await found('quokka')).toEqual(['rw/note']);
+    // Public entries are indexed apart on SQLite (migration 033): the entry moves with its visibility, and is in one index only.
+    if (gw.gateway.db.dialect === 'sqlite') {
+      const where = async (table: string) => (await gw.gateway.db.all(`SELECT rowid FROM ${table} WHERE ${table} MATCH 'quokka'`)).length;
+      expect([await where('memory_fts'), await where('memory_fts_pub')]).toEqual([1, 0]);
+      await put('rw/note', { value: 'quokka harbor', visibility: 'public' });
+      expect([await where('memory_fts'), await where('memory_fts_pub')]).toEqual([0, 1]);
+      expect(await found('quokka')).toEqual(['rw/note']);
+      expect(await found('quokka', b.secret)).toEqual(['rw/note']);
+    }
     // FTS5 checks its index against the entries' current text (rank 1): an entry left stale would fail this. On
     // PostgreSQL the index is a generated column of the row itself, which cannot go stale; the searches above hold.
     if (gw.gateway.db.dialect === 'sqlite') {
       await expect(gw.gateway.db.run("INSERT INTO memory_fts (memory_fts, rank) VALUES ('integrity-check', 1)")).resolves.toBeDefined();
+      await expect(gw.gateway.db.run("INSERT INTO memory_fts_pub (memory_fts_pub, rank) VALUES ('integrity-check', 1)")).resolves.toBeDefined();
     }
   });
 
@@ -211,6 +221,16 @@ describe('bulk and forget', () => {
     gw.clock.advance(1000);
     const older = await call('POST', '/memory/forget', { older_than: new Date(gw.clock.now()).toISOString(), namespace: 'fg' });
     expect(older.body.count).toBe(2);
+  });
+
+  it('forget by query finds private and public entries alike (indexed apart on SQLite)', async () => {
+    await put('fq/private', { value: 'wombat burrow' });
+    await put('fq/public', { value: 'wombat meadow', visibility: 'public' });
+    await put('fq/other', { value: 'badger sett', visibility: 'public' });
+    const dry = await call('POST', '/memory/forget', { query: 'wombat' });
+    expect(dry.body.entries.map((e: { key: string }) => e.key)).toEqual(['private', 'public']);
+    expect((await call('POST', '/memory/forget', { query: 'wombat', dry_run: false })).body.count).toBe(2);
+    expect((await call('GET', '/memory/fq')).body.keys.map((k: { key: string }) => k.key)).toEqual(['other']);
   });
 });
 

@@ -81,6 +81,7 @@ describe('memory values at rest', () => {
     expect(tombstone.value ?? null).toBeNull();
     if (gw.gateway.db.dialect === 'sqlite') {
       await expect(gw.gateway.db.run("INSERT INTO memory_fts (memory_fts, rank) VALUES ('integrity-check', 0)")).resolves.toBeDefined();
+      await expect(gw.gateway.db.run("INSERT INTO memory_fts_pub (memory_fts_pub, rank) VALUES ('integrity-check', 0)")).resolves.toBeDefined();
     }
   });
 

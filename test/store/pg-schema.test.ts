@@ -95,7 +95,7 @@ function sqliteTables(): string[] {
 describe.skipIf(!hasPostgres)('PostgreSQL schema (src/store/pg-migrations)', () => {
   it('has one file per SQLite migration, same number and name, and all of them apply in order on an empty database', async () => {
     expect(pgFiles()).toEqual(readMigrations().map((m) => m.name));
-    expect(pgFiles()).toHaveLength(32);
+    expect(pgFiles()).toHaveLength(33);
     const url = await server.createDatabase('fresh');
     expect(await applyAll(url)).toEqual(pgFiles());
   });
@@ -171,7 +171,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL schema (src/store/pg-migrations)', () 
   });
 });
 
-describe.skipIf(!hasPostgres)('PostgreSQL full text (memory_fts → memory_entries.fts, wall_fts → wall_posts.fts)', () => {
+describe.skipIf(!hasPostgres)('PostgreSQL full text (memory_fts and memory_fts_pub → memory_entries.fts, wall_fts → wall_posts.fts)', () => {
   const entries: [string | null, string, string, string, string, string][] = [
     // agent, namespace, key, text, tags, visibility
     ['fa1', 'recipes', 'bread', 'flour water salt yeast oven', '["baking"]', 'private'],
@@ -197,6 +197,8 @@ describe.skipIf(!hasPostgres)('PostgreSQL full text (memory_fts → memory_entri
   });
 
   const keysOf = (rows: { key: string }[]) => rows.map((r) => r.key).sort();
+  /** SQLite's two full-text indexes, private and public entries (migration 033), asked the same FTS5 query twice. */
+  const LITE_FTS = '(SELECT rowid, rank FROM memory_fts WHERE memory_fts MATCH ? UNION ALL SELECT rowid, rank FROM memory_fts_pub WHERE memory_fts_pub MATCH ?)';
 
   it.each(['oven', 'yeast', 'water', 'baking', 'recipes', 'lisbon', 'flour yeast', 'tram oven', 'dinner carrot', 'nothing'])(
     'memory: %s',
@@ -204,7 +206,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL full text (memory_fts → memory_entri
       const match = words.split(' ').map((w) => `"${w}"`).join(' ');
       const mine = "(e.agent_id LIKE 'fa_' OR e.namespace = 'scratch')";
       const want = keysOf(
-        lite.prepare(`SELECT e.key FROM memory_fts f JOIN memory_entries e ON e.id = f.rowid WHERE memory_fts MATCH ? AND ${mine}`).all(`{namespace key text tags} : (${match})`) as {
+        lite.prepare(`SELECT e.key FROM ${LITE_FTS} f JOIN memory_entries e ON e.id = f.rowid WHERE ${mine}`).all(`{namespace key text tags} : (${match})`, `{namespace key text tags} : (${match})`) as {
           key: string;
         }[],
       );
@@ -225,7 +227,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL full text (memory_fts → memory_entri
     ];
     for (const c of cases) {
       const ftsQ = `scope : (${c.scope.join(' OR ')}) AND {namespace key text tags} : ("${c.word}")`;
-      const want = keysOf(lite.prepare("SELECT e.key FROM memory_fts f JOIN memory_entries e ON e.id = f.rowid WHERE memory_fts MATCH ? AND (e.agent_id IS NULL OR e.agent_id LIKE 'fa_')").all(ftsQ) as { key: string }[]);
+      const want = keysOf(lite.prepare(`SELECT e.key FROM ${LITE_FTS} f JOIN memory_entries e ON e.id = f.rowid WHERE (e.agent_id IS NULL OR e.agent_id LIKE 'fa_')`).all(ftsQ, ftsQ) as { key: string }[]);
       const tsq = `(${c.scope.map((s) => `${s}:D`).join(' | ')}) & ${c.word}:ABC`;
       const got = keysOf(
         (await pgc.query("SELECT key FROM memory_entries WHERE fts @@ to_tsquery('simple', $1) AND (agent_id IS NULL OR agent_id LIKE 'fa_')", [tsq])).rows,
@@ -234,7 +236,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL full text (memory_fts → memory_entri
       expect(want.length, ftsQ).toBeGreaterThan(0);
     }
     // A key match ranks above a text match: FTS5's bm25(1, 4, 1, 2, 0) and ts_rank with weights {D, C, B, A}.
-    const ranked = lite.prepare("SELECT e.key FROM memory_fts f JOIN memory_entries e ON e.id = f.rowid WHERE memory_fts MATCH '{namespace key text tags} : (\"bread\")' ORDER BY rank").all();
+    const ranked = lite.prepare(`SELECT e.key FROM ${LITE_FTS} f JOIN memory_entries e ON e.id = f.rowid ORDER BY f.rank`).all('{namespace key text tags} : ("bread")', '{namespace key text tags} : ("bread")');
     const { rows } = await pgc.query(
       "SELECT key FROM memory_entries WHERE fts @@ plainto_tsquery('simple', 'bread') ORDER BY ts_rank('{0, 0.25, 0.5, 1}', fts, plainto_tsquery('simple', 'bread')) DESC",
     );

@@ -26,7 +26,8 @@ const TAGGED = {
   postgres: 'EXISTS (SELECT 1 FROM jsonb_array_elements_text(e.tags) AS t(value) WHERE t.value = ?)',
 };
 const MATCHES = {
-  sqlite: 'e.id IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?)',
+  // An owner's public entries are in memory_fts_pub (migration 033), the others in memory_fts.
+  sqlite: 'e.id IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? UNION ALL SELECT rowid FROM memory_fts_pub WHERE memory_fts_pub MATCH ?)',
   postgres: "e.fts @@ to_tsquery('simple', ?)",
 };
 const KEY_PREFIX = { sqlite: "e.key LIKE ? ESCAPE '\\'", postgres: "e.key ILIKE ? ESCAPE '\\'" };
@@ -40,7 +41,8 @@ export function selectForgettable(q: Queryable, dialect: Db['dialect'], f: Forge
   for (const t of f.tags ?? []) where.push(TAGGED[dialect]), params.push(t);
   if (f.match) {
     where.push(MATCHES[dialect]);
-    params.push(dialect === 'sqlite' ? `{namespace key text tags} : (${f.match})` : (tsTerms(f.query ?? '', 'ABC') ?? []).join(' & '));
+    if (dialect === 'sqlite') params.push(`{namespace key text tags} : (${f.match})`, `{namespace key text tags} : (${f.match})`);
+    else params.push((tsTerms(f.query ?? '', 'ABC') ?? []).join(' & '));
   }
   params.push(f.limit);
   return q.all<{ id: number; namespace: string; key: string; version: number; updated_at: number }>(

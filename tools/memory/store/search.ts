@@ -47,13 +47,17 @@ const hex = (s: string): string => Buffer.from(s, 'utf8').toString('hex').toUppe
 export const ownerToken = (agentId: string): string => `o${hex(agentId)}`;
 export const shareToken = (ownerId: string, namespace: string): string => `n${hex(`${ownerId}/${namespace}`)}`;
 export const namespaceToken = (namespace: string): string => `x${hex(namespace)}`;
+/** A scope token no entry carries (tokens are a letter and hex): an anonymous caller's private scope. */
+const NO_SCOPE = 'none';
 
 /**
  * Asks the full-text index for entries visible to the caller (own, shared with it, public, scratchpad) that match
  * the words, ranked inside the index, then reads the few winners. `match` is ftsQuery's FTS5 string, `q` the
  * words it came from (for PostgreSQL's tsquery).
  *
- * SQLite: FTS5 with BM25 (`rank`, lower is better). PostgreSQL: the generated tsvector `memory_entries.fts`,
+ * SQLite: FTS5 with BM25 (`rank`, lower is better), asked twice and merged: memory_fts for the caller's own and
+ * shared entries, memory_fts_pub for public ones (migration 033: BM25 no longer counts every public entry to weigh
+ * the "pub" token). PostgreSQL: the generated tsvector `memory_entries.fts`,
  * where the scope tokens are weight D and key/tags/namespace+text A/B/C (docs/decisions/postgres-schema.md). The
  * visibility and words are one tsquery for the GIN index; the rank is ts_rank of the words alone, ORed (each
  * word's weighted occurrences, averaged: key 4, tags 2, namespace and text 1, as the BM25 weights), negated so
@@ -61,7 +65,11 @@ export const namespaceToken = (namespace: string): string => `x${hex(namespace)}
  */
 const SEARCH = {
   sqlite: `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, memory_words(e.value) AS text, f.rank AS score
-     FROM (SELECT rowid, rank FROM memory_fts WHERE memory_fts MATCH ?1 ORDER BY rank LIMIT ?2) f
+     FROM (SELECT rowid, rank FROM (
+             SELECT * FROM (SELECT rowid, rank FROM memory_fts WHERE memory_fts MATCH ?1 ORDER BY rank LIMIT ?2)
+             UNION ALL
+             SELECT * FROM (SELECT rowid, rank FROM memory_fts_pub WHERE memory_fts_pub MATCH ?4 ORDER BY rank LIMIT ?2)
+           ) ORDER BY rank LIMIT ?2) f
      JOIN memory_entries e ON e.id = f.rowid LEFT JOIN agents a ON a.id = e.agent_id
      WHERE e.expires_at IS NULL OR e.expires_at > ?3
      ORDER BY f.rank`,
@@ -77,11 +85,16 @@ export async function searchMemory(
   db: Db,
   o: { match: string; q: string; callerId: string | null; shared: { owner_id: string; namespace: string }[]; namespace: string | null; limit: number; now: number },
 ) {
-  const scope = ['pub', ...(o.callerId ? [ownerToken(o.callerId)] : []), ...o.shared.map((s) => shareToken(s.owner_id, s.namespace))];
+  const mine = [...(o.callerId ? [ownerToken(o.callerId)] : []), ...o.shared.map((s) => shareToken(s.owner_id, s.namespace))];
+  const scope = ['pub', ...mine];
   let query: string;
   let rank: string | null = null;
   if (db.dialect === 'sqlite') {
-    query = `scope : (${scope.join(' OR ')}) AND {namespace key text tags} : (${o.match})${o.namespace ? ` AND scope : ${namespaceToken(o.namespace)}` : ''}`;
+    // Public entries have an index of their own (migration 033): the words alone there, under the caller's own and
+    // shared scope tokens in memory_fts (a caller with neither asks for a token no entry has).
+    const words = `{namespace key text tags} : (${o.match})${o.namespace ? ` AND scope : ${namespaceToken(o.namespace)}` : ''}`;
+    query = `scope : (${mine.length > 0 ? mine.join(' OR ') : NO_SCOPE}) AND ${words}`;
+    rank = words;
   } else {
     const terms = tsTerms(o.q, 'ABC');
     if (!terms) return [];
@@ -90,7 +103,7 @@ export async function searchMemory(
   }
   return db.all<Omit<SearchHit, 'snippet'> & { text: string }>(
     SEARCH[db.dialect],
-    db.dialect === 'sqlite' ? [query, o.limit, o.now] : [query, o.limit, o.now, rank],
+    [query, o.limit, o.now, rank],
     { heavy: true },
   );
 }
