@@ -12,48 +12,33 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inputRequired, SERVER_INFO_META_KEY, type CallToolResult, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
-import { McpMethodError, mcpMethods, NeedsInput, SERVER_INFO, type McpCatalog, type McpMethods } from './methods.js';
+import { isPlainObject } from '../plain-object.js';
+import { mcpMethods, NeedsInput, SERVER_INFO, type McpCatalog, type McpMethods } from './methods.js';
+import { callError, plainCallParams, type PlainCall } from './plain-call.js';
 import { acceptsTasks } from './tasks.js';
 
 /** The revision this path answers; a request naming another goes to the SDK. */
 const REVISION = '2026-07-28';
 const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-/** The 2025 era's "resource not found", which this revision sends as invalid params (the SDK's encodeErrorCode). */
-const LEGACY_RESOURCE_NOT_FOUND = -32002;
 /** Toolsets selections whose methods are kept (a URL may name any combination; others are made per call). */
 const KEPT_SELECTIONS = 64;
 /** A name sent as is in Mcp-Name (an encoded one, `=?base64?…?=`, is the SDK's to decode). */
 const PLAIN_NAME = /^[A-Za-z0-9_.-]+$/;
-const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
-
-export interface DirectCall {
-  id: string | number;
-  name: string;
-  args: Record<string, unknown> | undefined;
-  meta: Record<string, unknown>;
-}
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The call, when this request is a plain tools/call; undefined sends it to the SDK. */
-export function plainToolCall(req: IncomingMessage, outcome: InboundClassificationOutcome): DirectCall | undefined {
+export function plainToolCall(req: IncomingMessage, outcome: InboundClassificationOutcome): PlainCall | undefined {
   if (outcome.kind !== 'modern' || outcome.messageKind !== 'request') return undefined;
   const { message, classification } = outcome;
   if (message.method !== 'tools/call' || classification.revision !== REVISION) return undefined;
-  const params = message.params as Record<string, unknown> | undefined;
-  if (!isPlainObject(params)) return undefined;
-  for (const k in params) if (!PARAM_KEYS.has(k)) return undefined;
-  const { name, arguments: args, _meta: meta } = params;
-  if (typeof name !== 'string' || !PLAIN_NAME.test(name)) return undefined;
-  if (args !== undefined && !isPlainObject(args)) return undefined;
+  const call = plainCallParams(message.id, message.params);
+  if (!call || !PLAIN_NAME.test(call.name)) return undefined;
   // The classifier proved the envelope; these are what the handler would do differently.
-  if (!isPlainObject(meta) || meta.progressToken !== undefined || acceptsTasks(meta)) return undefined;
-  const capabilities = meta[CAPABILITIES] as Record<string, unknown> | undefined;
-  if (capabilities?.elicitation !== undefined) return undefined;
+  const meta = call.meta;
+  if (!meta || acceptsTasks(meta) || (meta[CAPABILITIES] as Record<string, unknown> | undefined)?.elicitation !== undefined) return undefined;
   // The standard headers as the SDK requires them: all present, Mcp-Name the tool's name as is.
   const h = req.headers;
-  if (typeof h['mcp-protocol-version'] !== 'string' || typeof h['mcp-method'] !== 'string' || h['mcp-name'] !== name) return undefined;
-  return { id: message.id, name, args: args as Record<string, unknown> | undefined, meta };
+  if (typeof h['mcp-protocol-version'] !== 'string' || typeof h['mcp-method'] !== 'string' || h['mcp-name'] !== call.name) return undefined;
+  return call;
 }
 
 /** Answers plain calls for one catalogue; the methods of each toolsets selection are made once. */
@@ -76,7 +61,7 @@ export class DirectToolCalls {
     return m;
   }
 
-  async answer(res: ServerResponse, call: DirectCall, toolsets: string[], credentials: Credentials): Promise<void> {
+  async answer(res: ServerResponse, call: PlainCall, toolsets: string[], credentials: Credentials): Promise<void> {
     // A client that hangs up aborts the call, as the SDK's request signal would (a tool may stop its work).
     const abort = new AbortController();
     const onClose = () => {
@@ -111,15 +96,9 @@ function encodeResult(result: CallToolResult | Record<string, unknown>): Record<
   return out;
 }
 
-/** A thrown method error as the SDK would send it; anything unexpected as -32603 without the gateway's internals. */
+/** A thrown error as the SDK answers it: a question for the person as an input round, else a JSON-RPC error. */
 function failure(err: unknown, id: string | number): object {
-  if (err instanceof NeedsInput) {
-    const asked = inputRequired({ inputRequests: { [err.key]: inputRequired.elicit(err.form) } }) as unknown as Record<string, unknown>;
-    return { result: encodeResult(asked), jsonrpc: '2.0', id };
-  }
-  if (err instanceof McpMethodError) {
-    const code = err.code === LEGACY_RESOURCE_NOT_FOUND ? -32602 : err.code;
-    return { jsonrpc: '2.0', id, error: { code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) } };
-  }
-  return { jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } };
+  if (!(err instanceof NeedsInput)) return callError(err, id, true);
+  const asked = inputRequired({ inputRequests: { [err.key]: inputRequired.elicit(err.form) } }) as unknown as Record<string, unknown>;
+  return { result: encodeResult(asked), jsonrpc: '2.0', id };
 }

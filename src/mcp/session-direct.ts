@@ -9,52 +9,31 @@
 // SDK drives). Anything else goes to the SDK as before. test/mcp/session-direct.test.ts checks the two agree.
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isPlainObject } from '../plain-object.js';
 import type { Credentials } from '../registry/types.js';
 import type { HttpSessionTransport } from './http-transport.js';
-import { McpMethodError } from './methods.js';
+import { callError, plainCallParams, type PlainCall } from './plain-call.js';
 import type { PlainToolCall } from './server.js';
 
-export interface SessionCall {
-  id: string | number;
-  name: string;
-  args: Record<string, unknown> | undefined;
-  meta: Record<string, unknown> | undefined;
-}
-
-const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The call, when this parsed body is one plain tools/call request (a valid JSON-RPC request by its shape). */
-export function plainSessionCall(body: unknown): SessionCall | undefined {
+export function plainSessionCall(body: unknown): PlainCall | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return undefined;
   for (const k in body) if (!MESSAGE_KEYS.has(k)) return undefined;
   const { id, params } = body;
   if (typeof id !== 'string' && !Number.isInteger(id)) return undefined;
-  if (!isPlainObject(params)) return undefined;
-  for (const k in params) if (!PARAM_KEYS.has(k)) return undefined;
-  const { name, arguments: args, _meta: meta } = params;
-  if (typeof name !== 'string') return undefined;
-  if (args !== undefined && !isPlainObject(args)) return undefined;
-  // A progress token wants an SSE answer; a related-task key has a shape the SDK checks.
-  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined || RELATED_TASK in meta)) return undefined;
-  return { id: id as string | number, name, args: args as Record<string, unknown> | undefined, meta: meta as Record<string, unknown> | undefined };
+  return plainCallParams(id as string | number, params);
 }
 
 /** Runs the call on the session; the transport delivers the answer as it does the SDK's (JSON, or SSE once let go). */
-export async function answerOnSession(transport: HttpSessionTransport, res: ServerResponse, run: PlainToolCall, call: SessionCall, credentials: Credentials): Promise<void> {
+export async function answerOnSession(transport: HttpSessionTransport, res: ServerResponse, run: PlainToolCall, call: PlainCall, credentials: Credentials): Promise<void> {
   const signal = transport.handleDirect(call.id, res);
   let message: JSONRPCMessage;
   try {
     message = { result: await run(call.name, call.args, call.meta, credentials, signal), jsonrpc: '2.0', id: call.id };
   } catch (err) {
-    // A method error as SDK v1 sends it (the bare message); anything unexpected without the gateway's internals.
-    message =
-      err instanceof McpMethodError
-        ? { jsonrpc: '2.0', id: call.id, error: { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) } }
-        : { jsonrpc: '2.0', id: call.id, error: { code: -32603, message: 'Internal error' } };
+    message = callError(err, call.id, false) as JSONRPCMessage;
   }
   // Cancelled, or its client gone: as in the SDK, no answer.
   if (signal.aborted) return transport.dropDirect(call.id);

@@ -18,7 +18,8 @@ import { HttpSessionTransport, isRequest, type ResumeOptions } from './http-tran
 import { parseEventId } from './sse-replay.js';
 import type { ModernHttpEndpoint } from './modern-http.js';
 import { plainToolCallOf, type SessionState } from './server.js';
-import { answerOnSession, plainSessionCall, type SessionCall } from './session-direct.js';
+import type { PlainCall } from './plain-call.js';
+import { answerOnSession, plainSessionCall } from './session-direct.js';
 import type { McpSessionStore, StoredSession } from '../store/mcp-sessions.js';
 
 export interface SessionFactory {
@@ -271,7 +272,7 @@ export class StreamableHttpEndpoint {
   }
 
   /** One plain tools/call: answered beside the SDK (session-direct.ts) unless its client may be asked something. */
-  private async callOnSession(req: IncomingMessage, res: ServerResponse, call: SessionCall, message: JSONRPCMessage): Promise<void> {
+  private async callOnSession(req: IncomingMessage, res: ServerResponse, call: PlainCall, message: JSONRPCMessage): Promise<void> {
     const s = await this.session(req, res);
     if (!s) return;
     const run = plainToolCallOf(s.server);

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainToolCall } from '../../src/mcp/modern-direct.js';
+import { expectErrorsAsTheSdk, textOf, type Answer } from '../helpers/direct-answers.js';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { MODERN, modernEnvelope, modernPost, type ModernOptions } from '../helpers/modern-mcp.js';
 
@@ -24,12 +25,6 @@ afterAll(async () => gw.cleanup());
 
 const encoded = (name: string) => `=?base64?${Buffer.from(name).toString('base64')}?=`;
 
-interface Answer {
-  status: number;
-  type: string | null;
-  message: Record<string, unknown>;
-}
-
 async function answer(r: Response): Promise<Answer> {
   return { status: r.status, type: r.headers.get('content-type'), message: (await r.json()) as Record<string, unknown> };
 }
@@ -40,8 +35,6 @@ async function both(name: string, args: unknown, opts: ModernOptions = {}): Prom
   const sdk = await answer(await modernPost(gw.url, 'tools/call', { name, arguments: args }, { ...opts, id: 7, name: encoded(name) }));
   return [direct, sdk];
 }
-
-const textOf = (a: Answer) => JSON.parse(((a.message.result as { content: { text: string }[] }).content[0]).text);
 
 describe('a plain 2026-07-28 tools/call, answered directly', () => {
   it('answers a calculator call as the SDK does: resultType, the server identity, structured content', async () => {
@@ -78,15 +71,7 @@ describe('a plain 2026-07-28 tools/call, answered directly', () => {
   });
 
   it('answers an anonymous owner call, invalid arguments and an unknown tool as the SDK does', async () => {
-    const [anon, anonSdk] = await both('memory_get', { namespace: 'notes', key: 'plan' });
-    expect(anon).toEqual(anonSdk);
-    expect(textOf(anon).error.code).toBe('unauthorized');
-    const [invalid, invalidSdk] = await both('base64', { action: 'sideways' });
-    expect(invalid).toEqual(invalidSdk);
-    expect(textOf(invalid).status).toBe(422);
-    const [unknown, unknownSdk] = await both('no_such_tool', {});
-    expect(unknown).toEqual(unknownSdk);
-    expect(unknown.message.error).toMatchObject({ code: -32602, message: 'Tool no_such_tool not found' });
+    await expectErrorsAsTheSdk(both);
   });
 
   it('keeps to the toolsets the URL names, as the SDK does', async () => {

@@ -5,6 +5,7 @@
 // secret reaches nothing of the first's, and vault_login's binding holds on the direct path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainSessionCall } from '../../src/mcp/session-direct.js';
+import { expectErrorsAsTheSdk, textOf, type Answer as DirectAnswer } from '../helpers/direct-answers.js';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
 
 let gw: TestGateway;
@@ -30,11 +31,9 @@ beforeAll(async () => {
 });
 afterAll(async () => gw.cleanup());
 
-interface Answer {
-  status: number;
-  type: string | null;
+/** An answer on the session: with the session id the response carried. */
+interface Answer extends DirectAnswer {
   session: string | null;
-  message: Record<string, unknown>;
 }
 
 let nextId = 1;
@@ -55,8 +54,6 @@ async function both(name: string, args: unknown, secret?: string): Promise<[Answ
   return [direct, sdk];
 }
 
-const textOf = (a: Answer) => JSON.parse(((a.message.result as { content: { text: string }[] }).content[0]).text);
-
 describe('a plain tools/call on a 2025-era session', () => {
   it('answers a calculator call as the SDK does', async () => {
     const [direct, sdk] = await both('base64', { action: 'encode', text: 'hello' });
@@ -76,15 +73,7 @@ describe('a plain tools/call on a 2025-era session', () => {
   });
 
   it('answers an anonymous owner call, invalid arguments and an unknown tool as the SDK does', async () => {
-    const [anon, anonSdk] = await both('memory_get', { namespace: 'notes', key: 'plan' });
-    expect(anon).toEqual(anonSdk);
-    expect(textOf(anon).error.code).toBe('unauthorized');
-    const [invalid, invalidSdk] = await both('base64', { action: 'sideways' });
-    expect(invalid).toEqual(invalidSdk);
-    expect(textOf(invalid).status).toBe(422);
-    const [unknown, unknownSdk] = await both('no_such_tool', {});
-    expect(unknown).toEqual(unknownSdk);
-    expect(unknown.message.error).toMatchObject({ code: -32602, message: 'Tool no_such_tool not found' });
+    await expectErrorsAsTheSdk(both);
   });
 
   it('keeps the vault_login binding: later plain calls act as the bound agent', async () => {
