@@ -1,9 +1,22 @@
 // LISTEN/NOTIFY for PgDb: one dedicated connection per database (a pooled one cannot keep a LISTEN), opened with
 // the first listener and closed with the last. If it breaks, it reconnects with a growing delay and calls every
-// listener once, since signals sent meanwhile were lost.
+// listener once, since signals sent meanwhile were lost. While it listens on a channel it holds a row of
+// signal_listeners for it, renewed before it expires: the signal triggers notify only while such a row lives
+// (pg-migrations/034_signal_listeners.sql), so writes nobody waits for take no notification lock.
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 const MAX_RETRY_MS = 5_000;
+/** How long a registration lives unless renewed, and how often it is renewed (three chances before it expires). */
+const LEASE_MS = 60_000;
+const RENEW_MS = 20_000;
+const DB_NOW = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+/** Registers (or renews) this listener on channels; drops registrations that expired an hour ago (dead instances). */
+const REGISTER = `WITH gone AS (DELETE FROM signal_listeners WHERE until < ${DB_NOW} - 3600000)
+  INSERT INTO signal_listeners (channel, listener, until) SELECT c, $2, ${DB_NOW} + $3 FROM unnest($1::text[]) AS c
+  ON CONFLICT (channel, listener) DO UPDATE SET until = excluded.until`;
+const UNREGISTER = 'DELETE FROM signal_listeners WHERE listener = $1 AND channel = ANY($2::text[])';
 
 export class PgListener {
   private readonly channels = new Map<string, Set<() => void>>();
@@ -11,6 +24,9 @@ export class PgListener {
   private connecting: Promise<pg.Client> | null = null;
   private retryMs = 100;
   private closed = false;
+  /** This listener's name in signal_listeners. */
+  private readonly id = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private renewer: NodeJS.Timeout | null = null;
 
   constructor(private readonly config: pg.ClientConfig) {}
 
@@ -20,13 +36,17 @@ export class PgListener {
     const first = !set;
     if (!set) this.channels.set(channel, (set = new Set()));
     set.add(fn);
-    if (first) await (await this.connection()).query(`LISTEN ${channel}`);
+    if (first) {
+      const client = await this.connection();
+      await client.query(`LISTEN ${channel}`);
+      await client.query(REGISTER, [[channel], this.id, LEASE_MS]);
+    }
     return () => {
       set.delete(fn);
       if (set.size > 0 || this.channels.get(channel) !== set) return;
       this.channels.delete(channel);
       if (this.channels.size === 0) void this.end();
-      else void this.client?.query(`UNLISTEN ${channel}`).catch(() => undefined);
+      else void this.client?.query(`UNLISTEN ${channel}`).then(() => this.client?.query(UNREGISTER, [this.id, [channel]])).catch(() => undefined);
     };
   }
 
@@ -39,11 +59,19 @@ export class PgListener {
       client.on('end', () => this.broken(client));
       await client.connect();
       for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
+      if (this.channels.size > 0) await client.query(REGISTER, [[...this.channels.keys()], this.id, LEASE_MS]);
       this.client = client;
       this.retryMs = 100;
+      this.renewer ??= setInterval(() => this.renew(), RENEW_MS).unref();
       return client;
     })().finally(() => (this.connecting = null));
     return this.connecting;
+  }
+
+  /** Keeps this listener's registrations alive; a failure waits for the next turn (or the reconnect). */
+  private renew(): void {
+    if (!this.client || this.channels.size === 0) return;
+    this.client.query(REGISTER, [[...this.channels.keys()], this.id, LEASE_MS]).catch(() => undefined);
   }
 
   private fire(channel: string): void {
@@ -70,9 +98,13 @@ export class PgListener {
     setTimeout(retry, this.retryMs).unref();
   }
 
+  /** Ends the connection, and with it this listener's registrations. */
   private async end(): Promise<void> {
     const client = this.client;
     this.client = null;
+    if (this.renewer) clearInterval(this.renewer);
+    this.renewer = null;
+    await client?.query('DELETE FROM signal_listeners WHERE listener = $1', [this.id]).catch(() => undefined);
     await client?.end().catch(() => undefined);
   }
 

@@ -367,6 +367,51 @@ describe.skipIf(!hasPostgres)('PostgreSQL triggers behave as the SQLite ones (di
     }
   });
 
+  it('sends a NOTIFY only while a gateway listens on its channel (signal_listeners), and none after it stops', async () => {
+    await admin.query('CREATE DATABASE quiet TEMPLATE tmpl');
+    const url = server.url.replace(/\/gateway$/, '/quiet');
+    // A bare LISTEN, not registered: it hears whatever is sent, and does not itself make writes notify.
+    const raw = new pg.Client(url);
+    await raw.connect();
+    const sent: string[] = [];
+    raw.on('notification', (n) => sent.push(n.channel));
+    await raw.query('LISTEN gw_resource_changes');
+    await raw.query('LISTEN gw_a2a_tasks');
+    const db = await PgDb.open(url);
+    const write = (path: string) => db.run("INSERT INTO resource_changes (scheme, agent_id, path) VALUES ('artifact', NULL, ?)", [path]);
+    const registered = async () => (await raw.query<{ channel: string }>('SELECT channel FROM signal_listeners ORDER BY channel')).rows.map((r) => r.channel);
+    try {
+      await write('before');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sent).toEqual([]);
+
+      let heard = 0;
+      const stop = await db.listen('gw_resource_changes', () => heard++);
+      expect(await registered()).toEqual(['gw_resource_changes']);
+      await write('while');
+      await eventually(async () => expect(heard).toBe(1));
+      expect(sent).toEqual(['gw_resource_changes']);
+      // Only the channel listened to: an A2A task write still sends nothing.
+      await db.run("INSERT INTO a2a_tasks (id, context_id, agent_id, state, status, history, created_at, updated_at) VALUES ('t1', 'c1', NULL, 'working', '{}', '[]', 1, 1)");
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sent).toEqual(['gw_resource_changes']);
+
+      stop();
+      await eventually(async () => expect(await registered()).toEqual([]));
+      await write('after');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sent).toEqual(['gw_resource_changes']);
+      // An instance that died leaves its row, which stops counting once expired.
+      await raw.query("INSERT INTO signal_listeners (channel, listener, until) VALUES ('gw_resource_changes', 'dead', 1)");
+      await write('expired');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sent).toEqual(['gw_resource_changes']);
+    } finally {
+      await db.close();
+      await raw.end();
+    }
+  });
+
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const { lites, pgs, errors } = await runBoth(c);
     if (c.rejects !== undefined) expect(errors).toEqual({ lite: c.rejects, pg: c.rejects });
