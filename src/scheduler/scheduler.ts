@@ -1,6 +1,8 @@
 // One durable mechanism for all timed work (docs/architecture.md, "Background and durable work"). Items are rows with a due time; a tick claims due
 // ones under a lease and runs each in a free lane (a concurrency cap). node-cron ticks every second; enqueueing work
-// that is already due kicks a tick at once. The clock is the gateway's, so tests jump days ahead instantly.
+// that is already due kicks a tick at once, and work due before the next tick (enqueued here, or found when a drain
+// ends) gets a timer for its due time, so a timer fires when due rather than up to a second late. The clock is the
+// gateway's, so tests jump days ahead instantly.
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type cron from 'node-cron';
@@ -41,6 +43,9 @@ export interface SchedulerOptions {
   tick?: string;
 }
 
+/** The default tick's period: a due time further away is left to a tick. */
+const TICK_MS = 1000;
+
 /** Exponential backoff with full jitter: 1 s, 2 s, 4 s … capped at 10 minutes. */
 export const backoffMs = (attempt: number, random = Math.random): number => Math.floor(random() * Math.min(600_000, 1000 * 2 ** attempt)) + 250;
 
@@ -54,6 +59,9 @@ export class Scheduler<C extends SchedulerContext> {
   private wake: (() => void) | null = null;
   private stopped = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** A wake-up at a due time before the next tick, and that time. */
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Infinity;
 
   constructor(
     private readonly ctx: C,
@@ -72,6 +80,7 @@ export class Scheduler<C extends SchedulerContext> {
     tracing?.noteWork(kind, ref);
     // Often called inside a transaction: the kick must start outside it, after it commits.
     if (dueAt <= this.ctx.clock.now()) this.ctx.db.detach(() => setImmediate(() => this.kick()));
+    else this.wakeAt(dueAt);
   }
 
   /**
@@ -85,6 +94,7 @@ export class Scheduler<C extends SchedulerContext> {
       statement: store.enqueueStatement(kind, ref, dueAt, this.ctx.clock.now()),
       committed: () => {
         if (dueAt <= this.ctx.clock.now()) setImmediate(() => this.kick());
+        else this.wakeAt(dueAt);
       },
     };
   }
@@ -115,7 +125,34 @@ export class Scheduler<C extends SchedulerContext> {
       this.wake?.();
       return;
     }
-    this.running = this.drain().finally(() => (this.running = null));
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      this.wakeForNext().catch((err: unknown) => this.ctx.log.warn({ err }, 'scheduler: reading the next due time failed'));
+    });
+  }
+
+  /**
+   * Kicks at `dueAt` when it comes before the next tick (with the default tick): a delay job of 1.5 s runs at 1.5 s,
+   * not at the first tick after it. Only the earliest such time is kept; a later one waits for the tick.
+   */
+  private wakeAt(dueAt: number): void {
+    const delay = dueAt - this.ctx.clock.now();
+    if (this.stopped || this.opts.tick !== undefined || delay <= 0 || delay > TICK_MS || dueAt >= this.timerAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = dueAt;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerAt = Infinity;
+      this.kick();
+    }, delay).unref();
+  }
+
+  /** After a drain: the next unleased item (another instance's too) falls due before the next tick? Wake for it. */
+  private async wakeForNext(): Promise<void> {
+    if (this.stopped || this.opts.tick !== undefined) return;
+    const now = this.ctx.clock.now();
+    const next = await store.nextDue(this.ctx.db, now, now + TICK_MS);
+    if (next !== null) this.wakeAt(next);
   }
 
   /** Runs everything due now, and what falls due meanwhile, to the end; resolves with how many items ran. */
@@ -186,6 +223,7 @@ export class Scheduler<C extends SchedulerContext> {
   async stop(graceMs = 10_000): Promise<void> {
     this.stopped = true;
     this.task?.stop();
+    if (this.timer) clearTimeout(this.timer);
     await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, graceMs).unref())]);
     await store.releaseAll(this.ctx.db, this.owner);
   }

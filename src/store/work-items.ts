@@ -55,4 +55,6 @@ export const releaseAll = (db: Db, owner: string) => db.run('UPDATE work_items S
 
 export const cancel = (q: Queryable, kind: string, ref: string) => q.run('DELETE FROM work_items WHERE kind = ? AND ref = ?', [kind, ref]);
 
-export const nextDue = async (db: Db): Promise<number | null> => (await db.get<{ d: number | null }>('SELECT MIN(due_at) AS d FROM work_items'))?.d ?? null;
+/** The earliest due time in (now, before] of an item no live lease holds, or null. */
+export const nextDue = async (db: Db, now: number, before: number): Promise<number | null> =>
+  (await db.get<{ d: number | null }>('SELECT MIN(due_at) AS d FROM work_items WHERE due_at > ? AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?)', [now, before, now]))?.d ?? null;
