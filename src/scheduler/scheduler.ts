@@ -59,9 +59,10 @@ export class Scheduler<C extends SchedulerContext> {
   private wake: (() => void) | null = null;
   private stopped = false;
   private readonly inFlight = new Set<Promise<void>>();
-  /** A wake-up at a due time before the next tick, and that time. */
+  /** A wake-up at a due time before the next tick, that time, and the last time one fired for. */
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
+  private firedFor = -Infinity;
 
   constructor(
     private readonly ctx: C,
@@ -137,14 +138,17 @@ export class Scheduler<C extends SchedulerContext> {
    */
   private wakeAt(dueAt: number): void {
     const delay = dueAt - this.ctx.clock.now();
-    if (this.stopped || this.opts.tick !== undefined || delay <= 0 || delay > TICK_MS || dueAt >= this.timerAt) return;
+    // A time already woken for is past on a real clock; on a clock that stands still (tests) it stays ahead, and
+    // waking for it again would spin: the tick takes it.
+    if (this.stopped || this.opts.tick !== undefined || delay <= 0 || delay > TICK_MS || dueAt >= this.timerAt || dueAt <= this.firedFor) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = dueAt;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.timerAt = Infinity;
+      this.firedFor = dueAt;
       this.kick();
-    }, delay).unref();
+    }, delay + 1).unref(); // + 1: libuv's timer clock may run a little behind Date.now()
   }
 
   /** After a drain: the next unleased item (another instance's too) falls due before the next tick? Wake for it. */
