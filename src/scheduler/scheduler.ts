@@ -128,7 +128,9 @@ export class Scheduler<C extends SchedulerContext> {
     }
     this.running = this.drain().finally(() => {
       this.running = null;
-      this.wakeForNext().catch((err: unknown) => this.ctx.log.warn({ err }, 'scheduler: reading the next due time failed'));
+      this.wakeForNext().catch((err: unknown) => {
+        if (!this.stopped) this.ctx.log.warn({ err }, 'scheduler: reading the next due time failed');
+      });
     });
   }
 
