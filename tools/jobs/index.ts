@@ -194,9 +194,8 @@ export const jobKind: WorkKind<WorkerContext> = {
   leaseMs: 5 * 60_000,
   maxAttempts: JOB_ATTEMPTS,
   async run(ref, ctx) {
-    const j = await store.jobById(ctx.db, ref);
-    if (!j || (j.status !== 'queued' && j.status !== 'running')) return;
-    if (!(await store.markRunning(ctx.db, j.id, ctx.clock.now()))) return;
+    const j = await store.startJob(ctx.db, ref, ctx.clock.now());
+    if (!j) return;
     ctx.services.bus.emit('job:updated', { jobId: j.id, status: 'running' });
     const params = JSON.parse(j.input) as { urls?: string[]; seconds?: number };
     if (j.type === 'delay') return finish(ctx, j, 'succeeded', { waited_seconds: params.seconds, due_at: new Date(j.due_at).toISOString() }, null);

@@ -37,9 +37,12 @@ export async function insertJob(db: Db, j: NewJob, enqueue: BatchStatement): Pro
 
 export const jobById = (q: Queryable, id: string) => q.get<JobRow>('SELECT * FROM jobs WHERE id = ?', [id]);
 
-/** Moves a queued job to running; false when it is not queued any more (canceled meanwhile). */
-export const markRunning = async (q: Queryable, id: string, now: number): Promise<boolean> =>
-  (await q.run("UPDATE jobs SET status = 'running', started_at = coalesce(started_at, ?), attempts = attempts + 1 WHERE id = ? AND status IN ('queued', 'running')", [now, id])).changes > 0;
+/**
+ * Moves a queued job (or one whose earlier run failed) to running and returns it as it is now, in one statement;
+ * undefined when it is missing or has ended (canceled meanwhile).
+ */
+export const startJob = (q: Queryable, id: string, now: number) =>
+  q.get<JobRow>("UPDATE jobs SET status = 'running', started_at = coalesce(started_at, ?), attempts = attempts + 1 WHERE id = ? AND status IN ('queued', 'running') RETURNING *", [now, id]);
 
 export const finishJob = async (q: Queryable, id: string, status: 'succeeded' | 'failed', result: unknown, error: string | null, now: number): Promise<boolean> =>
   (await q.run("UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')", [
