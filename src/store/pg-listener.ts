@@ -24,8 +24,9 @@ export class PgListener {
   private connecting: Promise<pg.Client> | null = null;
   private retryMs = 100;
   private closed = false;
-  /** This listener's name in signal_listeners. */
-  private readonly id = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  /** The current connection's name in signal_listeners (a new one per connection, so an old connection's
+   * clean-up, still running, cannot remove the registrations of the next). */
+  private id = '';
   private renewer: NodeJS.Timeout | null = null;
 
   constructor(private readonly config: pg.ClientConfig) {}
@@ -58,6 +59,7 @@ export class PgListener {
       client.on('error', () => this.broken(client));
       client.on('end', () => this.broken(client));
       await client.connect();
+      this.id = `${os.hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
       for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
       if (this.channels.size > 0) await client.query(REGISTER, [[...this.channels.keys()], this.id, LEASE_MS]);
       this.client = client;
@@ -101,10 +103,11 @@ export class PgListener {
   /** Ends the connection, and with it this listener's registrations. */
   private async end(): Promise<void> {
     const client = this.client;
+    const id = this.id;
     this.client = null;
     if (this.renewer) clearInterval(this.renewer);
     this.renewer = null;
-    await client?.query('DELETE FROM signal_listeners WHERE listener = $1', [this.id]).catch(() => undefined);
+    await client?.query('DELETE FROM signal_listeners WHERE listener = $1', [id]).catch(() => undefined);
     await client?.end().catch(() => undefined);
   }
 
