@@ -104,10 +104,39 @@ const cases: Case[] = [
     rejects: 'memory_entry_limit',
   },
   {
+    // Written as the gateway writes a key (an upsert onto its unique index, tools/memory/store/entries.ts): SQLite
+    // checks the proposed row before the conflict, PostgreSQL the revived row after it (pg-migrations/035).
     name: 'memory entry limit: an expired key counts as new',
     triggers: ['memory_entries_limit'],
-    steps: [...AGENTS, "UPDATE gateway_settings SET value = '1' WHERE key = 'memory_max_entries'", entry('a1', 'k1'), "UPDATE memory_entries SET expires_at = 2500", `${entry('a1', 'k1', '{}', 2, 3000)} ON CONFLICT DO NOTHING`],
+    steps: [
+      ...AGENTS,
+      "UPDATE gateway_settings SET value = '1' WHERE key = 'memory_max_entries'",
+      entry('a1', 'k1'),
+      'UPDATE memory_entries SET expires_at = 2500',
+      {
+        sqlite: `${entry('a1', 'k1', '{}', 2, 3000)} ON CONFLICT (ifnull(agent_id, ''), namespace, key) DO UPDATE SET value = excluded.value, size = excluded.size, version = version + 1, updated_at = excluded.updated_at, expires_at = NULL`,
+        pg: `${entry('a1', 'k1', '{}', 2, 3000)} ON CONFLICT (coalesce(agent_id, ''), namespace, key) DO UPDATE SET value = excluded.value, size = excluded.size, version = memory_entries.version + 1, updated_at = excluded.updated_at, expires_at = NULL`,
+      },
+    ],
     check: [USAGE],
+    rejects: 'memory_entry_limit',
+  },
+  {
+    name: 'memory entry limit: an expired key written again below the limit comes back, counted once',
+    triggers: ['memory_entries_limit'],
+    steps: [
+      ...AGENTS,
+      "UPDATE gateway_settings SET value = '2' WHERE key = 'memory_max_entries'",
+      entry('a1', 'k1'),
+      'UPDATE memory_entries SET expires_at = 2500',
+      {
+        sqlite: `${entry('a1', 'k1', '{}', 2, 3000)} ON CONFLICT (ifnull(agent_id, ''), namespace, key) DO UPDATE SET value = excluded.value, size = excluded.size, version = version + 1, updated_at = excluded.updated_at, expires_at = NULL`,
+        pg: `${entry('a1', 'k1', '{}', 2, 3000)} ON CONFLICT (coalesce(agent_id, ''), namespace, key) DO UPDATE SET value = excluded.value, size = excluded.size, version = memory_entries.version + 1, updated_at = excluded.updated_at, expires_at = NULL`,
+      },
+      entry('a1', 'k2'),
+      entry('a1', 'k3'),
+    ],
+    check: [USAGE, 'SELECT agent_id, key, version, expires_at FROM memory_entries ORDER BY id'],
     rejects: 'memory_entry_limit',
   },
   {
