@@ -42,6 +42,9 @@ const beginKeyed = (key: string) =>
 
 /** SQLSTATE 22021, character_not_in_repertoire: "invalid byte sequence for encoding UTF8: 0x00". */
 const NUL_IN_TEXT = '22021';
+/** deadlock_detected and serialization_failure: a statement of its own that hit one had no effect, and is retried. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const STATEMENT_ATTEMPTS = 3;
 
 const INT8_OID = 20;
 const FLOAT8_OID = 701;
@@ -116,18 +119,31 @@ export class PgDb implements Db {
     const { text, values } = toPg(sql, params);
     const paramTypes = numberTypes(values);
     const name = this.statements.nameFor(text, paramTypes);
-    try {
-      if (!paramTypes && !name) return await client.query<T & pg.QueryResultRow>(text, values as unknown[]);
-      return await client.query<T & pg.QueryResultRow>({ name, text, values: values as unknown[], types: (paramTypes ?? undefined) as unknown as pg.CustomTypesConfig });
-    } catch (err) {
-      // PostgreSQL's text cannot hold U+0000, which SQLite stores: a client's text with it is refused, not a 500.
-      if (err instanceof pg.DatabaseError && err.code === NUL_IN_TEXT) {
-        throw new GatewayError('validation_error', 'Text cannot contain the character U+0000 on this gateway (its database is PostgreSQL).');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (!paramTypes && !name) return await client.query<T & pg.QueryResultRow>(text, values as unknown[]);
+        return await client.query<T & pg.QueryResultRow>({ name, text, values: values as unknown[], types: (paramTypes ?? undefined) as unknown as pg.CustomTypesConfig });
+      } catch (err) {
+        // A statement of its own (not in a transaction) that PostgreSQL chose as a deadlock's victim, or failed for
+        // serialization, did nothing: it runs again (an agent's deletion cascading into rows a background job holds).
+        if (client === this.pool && attempt < STATEMENT_ATTEMPTS && err instanceof pg.DatabaseError && RETRYABLE.has(err.code ?? '')) {
+          await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+          continue;
+        }
+        throw this.failure(err, text);
       }
-      // The statement (never its values) goes with the error into the log, to find the SQL that failed.
-      if (err instanceof pg.DatabaseError) Object.assign(err, { statement: text.replace(/\s+/g, ' ').slice(0, 400) });
-      throw err;
     }
+  }
+
+  /** The error a failed statement surfaces as. */
+  private failure(err: unknown, text: string): unknown {
+    // PostgreSQL's text cannot hold U+0000, which SQLite stores: a client's text with it is refused, not a 500.
+    if (err instanceof pg.DatabaseError && err.code === NUL_IN_TEXT) {
+      return new GatewayError('validation_error', 'Text cannot contain the character U+0000 on this gateway (its database is PostgreSQL).');
+    }
+    // The statement (never its values) goes with the error into the log, to find the SQL that failed.
+    if (err instanceof pg.DatabaseError) Object.assign(err, { statement: text.replace(/\s+/g, ' ').slice(0, 400) });
+    return err;
   }
 
   private client(): pg.Pool | pg.PoolClient {

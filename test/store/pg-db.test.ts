@@ -155,6 +155,30 @@ describe.skipIf(!hasPostgres)('PgDb', () => {
         await small.close();
       }
     });
+
+    it('runs a statement of its own again when PostgreSQL makes it a deadlock victim, never one inside a transaction', async () => {
+      // A function that fails as a deadlock's victim does (SQLSTATE 40P01) on its first calls: a sequence counts the
+      // calls (it is not rolled back), the table holds what a call that got through wrote.
+      await db.exec(`CREATE SEQUENCE calls; CREATE TABLE written (c BIGINT NOT NULL);
+        CREATE FUNCTION victim(fails BIGINT) RETURNS BIGINT LANGUAGE plpgsql AS $$
+        DECLARE c BIGINT := nextval('calls');
+        BEGIN
+          INSERT INTO written VALUES (c);
+          IF c <= fails THEN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END IF;
+          RETURN c;
+        END $$`);
+      const calls = async () => (await db.get<{ n: number }>('SELECT last_value AS n FROM calls'))!.n;
+      // Two failures, then through: the failed tries wrote nothing.
+      expect(await db.get('SELECT victim(?) AS c', [2])).toEqual({ c: 3 });
+      expect(await db.all('SELECT c FROM written')).toEqual([{ c: 3 }]);
+      // A victim three times over: the error comes through after three tries.
+      await expect(db.get('SELECT victim(?) AS c', [100])).rejects.toMatchObject({ code: '40P01' });
+      expect(await calls()).toBe(6);
+      // Inside a transaction the whole transaction is gone: the one statement is not tried again.
+      await expect(db.transaction((t) => t.get('SELECT victim(?) AS c', [100]))).rejects.toMatchObject({ code: '40P01' });
+      expect(await calls()).toBe(7);
+      expect(await db.all('SELECT c FROM written')).toEqual([{ c: 3 }]);
+    });
   });
 
   describe('migrations', () => {
