@@ -27,6 +27,8 @@ export class PgListener {
   /** The current connection's name in signal_listeners (a new one per connection, so an old connection's
    * clean-up, still running, cannot remove the registrations of the next). */
   private id = '';
+  /** The channels the current connection listens on. */
+  private subscribed = new Set<string>();
   private renewer: NodeJS.Timeout | null = null;
 
   constructor(private readonly config: pg.ClientConfig) {}
@@ -37,17 +39,16 @@ export class PgListener {
     const first = !set;
     if (!set) this.channels.set(channel, (set = new Set()));
     set.add(fn);
-    if (first) {
-      const client = await this.connection();
-      await client.query(`LISTEN ${channel}`);
-      await client.query(REGISTER, [[channel], this.id, LEASE_MS]);
-    }
+    if (first) await this.subscribe(await this.connection(), [channel]);
     return () => {
       set.delete(fn);
       if (set.size > 0 || this.channels.get(channel) !== set) return;
       this.channels.delete(channel);
       if (this.channels.size === 0) void this.end();
-      else void this.client?.query(`UNLISTEN ${channel}`).then(() => this.client?.query(UNREGISTER, [this.id, [channel]])).catch(() => undefined);
+      else {
+        this.subscribed.delete(channel);
+        void this.client?.query(`UNLISTEN ${channel}`).then(() => this.client?.query(UNREGISTER, [this.id, [channel]])).catch(() => undefined);
+      }
     };
   }
 
@@ -60,14 +61,23 @@ export class PgListener {
       client.on('end', () => this.broken(client));
       await client.connect();
       this.id = `${os.hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
-      for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
-      if (this.channels.size > 0) await client.query(REGISTER, [[...this.channels.keys()], this.id, LEASE_MS]);
+      this.subscribed = new Set();
+      await this.subscribe(client, [...this.channels.keys()]);
       this.client = client;
       this.retryMs = 100;
       this.renewer ??= setInterval(() => this.renew(), RENEW_MS).unref();
       return client;
     })().finally(() => (this.connecting = null));
     return this.connecting;
+  }
+
+  /** LISTENs on the channels this connection does not listen on yet, and registers them. */
+  private async subscribe(client: pg.Client, channels: string[]): Promise<void> {
+    const fresh = channels.filter((c) => !this.subscribed.has(c));
+    if (fresh.length === 0) return;
+    for (const c of fresh) this.subscribed.add(c);
+    for (const c of fresh) await client.query(`LISTEN ${c}`);
+    await client.query(REGISTER, [fresh, this.id, LEASE_MS]);
   }
 
   /** Keeps this listener's registrations alive; a failure waits for the next turn (or the reconnect). */

@@ -46,6 +46,14 @@ const entry = (agentId: string | null, key: string, value = '{"b":1,"a":[1,2]}',
    VALUES (${agentId ? `'${agentId}'` : 'NULL'}, 'notes', '${key}', '${value}', ${size}, '["t1"]', 1, ${t}, ${t})`;
 const bump = (key: string, value: string, size: number, t: number) =>
   `UPDATE memory_entries SET value = '${value}', size = ${size}, version = version + 1, updated_at = ${t} WHERE key = '${key}'`;
+/** Writes a key again as the gateway does (an upsert onto its unique index, tools/memory/store/entries.ts), at t = 3000. */
+const revive = (agentId: string, key: string): Step => {
+  const set = (version: string) => `DO UPDATE SET value = excluded.value, size = excluded.size, version = ${version} + 1, updated_at = excluded.updated_at, expires_at = NULL`;
+  return {
+    sqlite: `${entry(agentId, key, '{}', 2, 3000)} ON CONFLICT (ifnull(agent_id, ''), namespace, key) ${set('version')}`,
+    pg: `${entry(agentId, key, '{}', 2, 3000)} ON CONFLICT (coalesce(agent_id, ''), namespace, key) ${set('memory_entries.version')}`,
+  };
+};
 const post = (id: number, agentId: string, topics: string, extra: Record<string, string | number> = {}) => {
   const cols = { id, agent_id: `'${agentId}'`, kind: "'note'", text: `'post ${id}'`, topics: `'${topics}'`, created_at: 3600000 * id, ...extra };
   return `INSERT INTO wall_posts (${Object.keys(cols).join(', ')}) VALUES (${Object.values(cols).join(', ')})`;
@@ -104,8 +112,7 @@ const cases: Case[] = [
     rejects: 'memory_entry_limit',
   },
   {
-    // Written as the gateway writes a key (an upsert onto its unique index, tools/memory/store/entries.ts): SQLite
-    // checks the proposed row before the conflict, PostgreSQL the revived row after it (pg-migrations/035).
+    // SQLite checks the proposed row before the conflict, PostgreSQL the revived row after it (pg-migrations/035).
     name: 'memory entry limit: an expired key counts as new',
     triggers: ['memory_entries_limit'],
     steps: [
@@ -113,10 +120,7 @@ const cases: Case[] = [
       "UPDATE gateway_settings SET value = '1' WHERE key = 'memory_max_entries'",
       entry('a1', 'k1'),
       'UPDATE memory_entries SET expires_at = 2500',
-      {
-        sqlite: `${entry('a1', 'k1', '{}', 2, 3000)} ON CONFLICT (ifnull(agent_id, ''), namespace, key) DO UPDATE SET value = excluded.value, size = excluded.size, version = version + 1, updated_at = excluded.updated_at, expires_at = NULL`,
-        pg: `${entry('a1', 'k1', '{}', 2, 3000)} ON CONFLICT (coalesce(agent_id, ''), namespace, key) DO UPDATE SET value = excluded.value, size = excluded.size, version = memory_entries.version + 1, updated_at = excluded.updated_at, expires_at = NULL`,
-      },
+      revive('a1', 'k1'),
     ],
     check: [USAGE],
     rejects: 'memory_entry_limit',
@@ -129,10 +133,7 @@ const cases: Case[] = [
       "UPDATE gateway_settings SET value = '2' WHERE key = 'memory_max_entries'",
       entry('a1', 'k1'),
       'UPDATE memory_entries SET expires_at = 2500',
-      {
-        sqlite: `${entry('a1', 'k1', '{}', 2, 3000)} ON CONFLICT (ifnull(agent_id, ''), namespace, key) DO UPDATE SET value = excluded.value, size = excluded.size, version = version + 1, updated_at = excluded.updated_at, expires_at = NULL`,
-        pg: `${entry('a1', 'k1', '{}', 2, 3000)} ON CONFLICT (coalesce(agent_id, ''), namespace, key) DO UPDATE SET value = excluded.value, size = excluded.size, version = memory_entries.version + 1, updated_at = excluded.updated_at, expires_at = NULL`,
-      },
+      revive('a1', 'k1'),
       entry('a1', 'k2'),
       entry('a1', 'k3'),
     ],
@@ -145,6 +146,12 @@ const cases: Case[] = [
     steps: [...AGENTS, "UPDATE gateway_settings SET value = '30' WHERE key = 'memory_max_bytes'", entry('a1', 'k1'), entry('a2', 'k1'), entry(null, 's1', '{}', 40), bump('k1', '[1]', 3, 3000), entry('a1', 'k2', '{}', 13), entry('a1', 'k3', '{}', 15)],
     check: [USAGE, 'SELECT agent_id, key, size FROM memory_entries ORDER BY id'],
     rejects: 'memory_byte_limit',
+  },
+  {
+    name: 'memory byte quota: an agent over a lowered quota may still shrink a value',
+    triggers: ['memory_entries_bytes_update'],
+    steps: [...AGENTS, entry('a1', 'k1'), entry('a1', 'k2', '{}', 10), "UPDATE gateway_settings SET value = '10' WHERE key = 'memory_max_bytes'", bump('k1', '[1]', 12, 3000)],
+    check: [USAGE, 'SELECT agent_id, key, size FROM memory_entries ORDER BY id'],
   },
   {
     name: 'memory byte quota: an update that grows a value past it is refused',

@@ -26,24 +26,18 @@ BEGIN
 END $$;
 CREATE TRIGGER memory_entries_limit AFTER INSERT OR UPDATE OF version ON memory_entries FOR EACH ROW EXECUTE FUNCTION memory_entries_limit();
 
-CREATE OR REPLACE FUNCTION memory_entries_bytes_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The byte quota: a new key, or a value grown (a shrinking one always passes, so an agent over a lowered quota can
+-- make room). One function for both triggers, in place of 031's two.
+DROP FUNCTION memory_entries_bytes_insert();
+DROP FUNCTION memory_entries_bytes_update();
+CREATE FUNCTION memory_entries_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.agent_id IS NOT NULL
+  IF NEW.agent_id IS NOT NULL AND (TG_OP = 'INSERT' OR NEW.size > OLD.size)
     AND (SELECT u.bytes FROM memory_usage u WHERE u.agent_id = NEW.agent_id) > (SELECT CAST(s.value AS BIGINT) FROM gateway_settings s WHERE s.key = 'memory_max_bytes')
   THEN
     RAISE EXCEPTION 'memory_byte_limit';
   END IF;
   RETURN NULL;
 END $$;
-CREATE TRIGGER memory_entries_bytes_insert AFTER INSERT ON memory_entries FOR EACH ROW EXECUTE FUNCTION memory_entries_bytes_insert();
-
-CREATE OR REPLACE FUNCTION memory_entries_bytes_update() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NEW.agent_id IS NOT NULL AND NEW.size > OLD.size
-    AND (SELECT u.bytes FROM memory_usage u WHERE u.agent_id = NEW.agent_id) > (SELECT CAST(s.value AS BIGINT) FROM gateway_settings s WHERE s.key = 'memory_max_bytes')
-  THEN
-    RAISE EXCEPTION 'memory_byte_limit';
-  END IF;
-  RETURN NULL;
-END $$;
-CREATE TRIGGER memory_entries_bytes_update AFTER UPDATE OF version ON memory_entries FOR EACH ROW EXECUTE FUNCTION memory_entries_bytes_update();
+CREATE TRIGGER memory_entries_bytes_insert AFTER INSERT ON memory_entries FOR EACH ROW EXECUTE FUNCTION memory_entries_bytes();
+CREATE TRIGGER memory_entries_bytes_update AFTER UPDATE OF version ON memory_entries FOR EACH ROW EXECUTE FUNCTION memory_entries_bytes();
