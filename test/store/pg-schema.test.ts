@@ -95,7 +95,7 @@ function sqliteTables(): string[] {
 describe.skipIf(!hasPostgres)('PostgreSQL schema (src/store/pg-migrations)', () => {
   it('has one file per SQLite migration, same number and name, and all of them apply in order on an empty database', async () => {
     expect(pgFiles()).toEqual(readMigrations().map((m) => m.name));
-    expect(pgFiles()).toHaveLength(35);
+    expect(pgFiles()).toHaveLength(36);
     const url = await server.createDatabase('fresh');
     expect(await applyAll(url)).toEqual(pgFiles());
   });
@@ -250,5 +250,30 @@ describe.skipIf(!hasPostgres)('PostgreSQL full text (memory_fts and memory_fts_p
     const got = (await pgc.query("SELECT text FROM wall_posts WHERE fts @@ plainto_tsquery('simple', $1)", [words])).rows.map((r) => r.text).sort();
     expect(got).toEqual(want);
     if (words !== 'missing') expect(want.length).toBeGreaterThan(0);
+  });
+
+  it("keeps the memory full-text index's pending list within 1 MB, which every search reads in full (036)", async () => {
+    const url = await server.createDatabase('pending');
+    await applyAll(url);
+    const c = new pg.Client(url);
+    await c.connect();
+    try {
+      await c.query('CREATE EXTENSION pgstattuple');
+      await c.query('ALTER TABLE memory_entries SET (autovacuum_enabled = false)'); // no vacuum may merge the list meanwhile
+      // 1,200 entries of 40 distinct words each: about 2.5 MB of new index entries, which PostgreSQL's default 4 MB
+      // pending list would hold all of.
+      await c.query(
+        `INSERT INTO memory_entries (agent_id, namespace, key, value, size, visibility, tags, version, created_at, updated_at)
+         SELECT NULL, 'bulk', 'k' || g, jsonb_build_object('text', (SELECT string_agg(md5(g || '-' || i), ' ') FROM generate_series(1, 40) i)), 1400, 'public', '[]', 1, 0, 0
+         FROM generate_series(1, 1200) g`,
+      );
+      const { rows } = await c.query<{ pending_pages: number; pending_tuples: string }>("SELECT pending_pages, pending_tuples FROM pgstatginindex('memory_entries_fts')");
+      expect(rows[0].pending_pages * 8192).toBeLessThanOrEqual(1024 * 1024 + 8192);
+      // Every word is still found, whether in the list or merged into the index.
+      const word = (await c.query("SELECT md5('777-13') AS w")).rows[0].w as string;
+      expect((await c.query("SELECT key FROM memory_entries WHERE fts @@ to_tsquery('simple', $1)", [`${word}:C`])).rows).toEqual([{ key: 'k777' }]);
+    } finally {
+      await c.end();
+    }
   });
 });
