@@ -1,9 +1,9 @@
 // Several gateway instances on one PostgreSQL (issue 25): three processes of the built CLI, one database, one
 // shared data directory, requests spread round-robin. The database decides, so a monthly quota stops exactly at
-// its limit under 50 concurrent calls, one compare-and-set of 20 wins, 1,000 durable delay jobs each run once
-// whichever instance claims them, a subscriptions/listen stream on one instance hears a write made on another, a
-// cached context card is built again after a write on another instance, and `kill -9` of one instance under write
-// load loses no acknowledged write.
+// its limit under 50 concurrent calls, one compare-and-set of 20 wins, each entry's facts and embedding are made
+// once whichever instances were written to, 1,000 durable delay jobs each run once whichever instance claims them,
+// a subscriptions/listen stream on one instance hears a write made on another, a cached context card is built again
+// after a write on another instance, and `kill -9` of one instance under write load loses no acknowledged write.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDb } from '../../src/store/postgres.js';
@@ -11,17 +11,21 @@ import { POSTS_PER_MINUTE } from '../../tools/wall/limits.js';
 import { eventually } from '../helpers/eventually.js';
 import { api, register, tempDir } from '../helpers/gateway.js';
 import { modernPost } from '../helpers/modern-mcp.js';
+import { startOpenAiServer, type FakeUpstream } from '../helpers/openai-server.js';
 import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { startInstance as startInstanceIn, type Instance } from './instances-harness.js';
 
 let server: TestPostgres;
 let dbUrl: string;
 let db: PgDb;
+/** The embeddings API the instances call (every memory write is embedded in the background). */
+let embeddings: FakeUpstream;
 const dataDir = tempDir();
 const instances: Instance[] = [];
 
 // The change feed's poll is slowed to a minute: a listen stream hears another instance's write by its NOTIFY.
-const startInstance = () => startInstanceIn(dbUrl, dataDir, { GATEWAY_MCP_CHANGE_POLL_MS: '60000' });
+const startInstance = () =>
+  startInstanceIn(dbUrl, dataDir, { GATEWAY_MCP_CHANGE_POLL_MS: '60000', EMBEDDINGS_BASE_URL: embeddings.url, EMBEDDINGS_MODEL: 'test-embed' });
 
 let turn = 0;
 /** The next instance, round-robin, among those still alive. */
@@ -34,6 +38,7 @@ beforeAll(async () => {
   if (!hasPostgres) return;
   server = await startPostgres();
   dbUrl = server.url;
+  embeddings = await startOpenAiServer();
   // Started together: the migrations run once under the advisory lock.
   instances.push(...(await Promise.all([startInstance(), startInstance(), startInstance()])));
   db = await PgDb.open(dbUrl);
@@ -43,6 +48,7 @@ afterAll(async () => {
   for (const i of instances) i.child.kill('SIGKILL');
   await db?.close();
   await server?.stop();
+  await embeddings?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -92,6 +98,40 @@ describe.skipIf(!hasPostgres)('three instances on one PostgreSQL', () => {
     expect(read.body).toMatchObject({ version: 2 });
     expect(winner.body.version).toBe(2);
   });
+
+  it("extracts each entry's facts and embeds its text once, whichever instances were written to", async () => {
+    const a = await register(next(), 'worker-agent');
+    const keys = Array.from({ length: 150 }, (_, i) => `shared-${i}`);
+    for (let i = 0; i < keys.length; i += 30) {
+      const puts = await Promise.all(
+        keys.slice(i, i + 30).map((key, j) =>
+          api(next(), 'PUT', `/memory/work/${key}`, { secret: a.secret, body: { value: { note: `Alice Martin met Bob Stone in Lisbon about case ${i + j}`, status: 'open' } } }),
+        ),
+      );
+      expect(puts.map((p) => p.status)).toEqual(puts.map(() => 200));
+    }
+    const agent = "(SELECT id FROM agents WHERE handle = 'worker-agent')";
+    await eventually(async () => {
+      const done = await db.get<{ facts: number; embedded: number }>(
+        `SELECT COUNT(*) FILTER (WHERE e.facts_version = e.version) AS facts, COUNT(m.entry_id) AS embedded
+         FROM memory_entries e LEFT JOIN memory_embeddings m ON m.entry_id = e.id WHERE e.agent_id = ${agent}`,
+      );
+      expect(done).toEqual({ facts: 150, embedded: 150 });
+    }, 60_000);
+    // Each text went to the embeddings API once, and no fact was written twice.
+    const sent = embeddings.requests
+      .filter((r) => r.path === '/v1/embeddings')
+      .flatMap((r) => (Array.isArray(r.body.input) ? r.body.input : [r.body.input]) as string[])
+      .map((t) => t.split('\n')[0])
+      .filter((k) => k.startsWith('shared-'));
+    expect(sent.sort()).toEqual([...keys].sort());
+    const twice = await db.all(
+      `SELECT f.entry_id, f.kind, f.norm, f.object, COUNT(*) AS n FROM memory_facts f JOIN memory_entries e ON e.id = f.entry_id
+       WHERE e.agent_id = ${agent} AND f.superseded_at IS NULL GROUP BY 1, 2, 3, 4 HAVING COUNT(*) > 1`,
+    );
+    expect(twice).toEqual([]);
+    expect((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM memory_facts f JOIN memory_entries e ON e.id = f.entry_id WHERE e.agent_id = ${agent}`))!.n).toBeGreaterThanOrEqual(150);
+  }, 90_000);
 
   it('runs each of 1,000 delay jobs exactly once, whichever instance claims it', async () => {
     const a = await register(next(), 'job-agent');

@@ -2,6 +2,7 @@
 // endpoint is configured) and the expiry sweep. Each picks up where it left off after a restart, because
 // what is due is derived from the rows (facts_version < version, missing vectors, expires_at passed).
 import { embed } from '../../src/llm/openai-client.js';
+import { WorkerLease } from '../../src/store/worker-lease.js';
 import { siblingModule, ThreadClient } from '../../src/threads.js';
 import { Ticker, type Worker, type WorkerContext } from '../../src/workers.js';
 import { eventLoopGauge, whenQuiet } from '../../src/yield-to-requests.js';
@@ -66,11 +67,13 @@ function factsWorker(): Worker {
       watchIdle();
     }
   };
+  const lease = sharedLease('memory-facts');
   const extract = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
     while (!signal.aborted) {
       const began = eventLoopGauge.mark();
       const due = await entriesDueForFacts(ctx.db, BATCH);
-      if (due.length === 0) return;
+      if (due.length === 0) return lease.release();
+      if (!(await lease.hold(ctx))) return;
       lastUse = Date.now();
       const facts = await (await nlp()).call(due.map((e) => ({ value: e.value, tags: e.tags })));
       if (signal.aborted) return;
@@ -85,22 +88,55 @@ function factsWorker(): Worker {
     start: (ctx) => ticker.start(ctx),
     async stop() {
       await ticker.stop();
+      await lease.release();
       if (idle) clearTimeout(idle);
       await release();
     },
   };
 }
 
-async function embedDue(ctx: WorkerContext, signal: AbortSignal): Promise<void> {
-  const cfg = ctx.config.embeddings;
-  if (!cfg) return;
-  while (!signal.aborted) {
-    const due = await entriesDueForEmbedding(ctx.db, 32);
-    if (due.length === 0) return;
-    const vectors = await embed(cfg, due.map((d) => `${d.key}\n${d.text}`.slice(0, 8000)));
-    for (let i = 0; i < due.length; i++) await storeEmbedding(ctx.db, due[i].id, due[i].version, cfg.model, Float32Array.from(vectors[i]));
-    if (due.length < 32) return;
-  }
+function embeddingsWorker(): Worker {
+  const lease = sharedLease('memory-embeddings');
+  const embedDue = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
+    const cfg = ctx.config.embeddings;
+    if (!cfg) return;
+    while (!signal.aborted) {
+      const due = await entriesDueForEmbedding(ctx.db, 32);
+      if (due.length === 0) return lease.release();
+      if (!(await lease.hold(ctx))) return;
+      const vectors = await embed(cfg, due.map((d) => `${d.key}\n${d.text}`.slice(0, 8000)));
+      for (let i = 0; i < due.length; i++) await storeEmbedding(ctx.db, due[i].id, due[i].version, cfg.model, Float32Array.from(vectors[i]));
+      if (due.length < 32) return;
+    }
+  };
+  const ticker = tickerWorker('memory-embeddings', 10_000, embedDue, true);
+  return {
+    name: ticker.name,
+    start: (ctx) => ticker.start(ctx),
+    async stop() {
+      await ticker.stop();
+      await lease.release();
+    },
+  };
+}
+
+/**
+ * The lease of a worker whose due work is read from the shared rows, so that of several instances on one database
+ * one at a time takes it (two would pick the same entries: facts extracted and written twice, texts sent to the
+ * embeddings API twice). Held while there is work, given up when none is left or the worker stops.
+ */
+function sharedLease(name: string) {
+  let held: { lease: WorkerLease; db: WorkerContext['db'] } | null = null;
+  return {
+    hold(ctx: WorkerContext): Promise<boolean> {
+      held ??= { lease: new WorkerLease(name, ctx.services.scheduler.owner), db: ctx.db };
+      return held.lease.hold(held.db, ctx.clock.now());
+    },
+    /** Never fails: a lease not given back runs out by itself. */
+    async release(): Promise<void> {
+      await held?.lease.release(held.db).catch(() => undefined);
+    },
+  };
 }
 
 function tickerWorker(name: string, intervalMs: number, work: (ctx: WorkerContext, signal: AbortSignal) => Promise<unknown>, kickOnWrite: boolean): Worker {
@@ -121,7 +157,7 @@ function tickerWorker(name: string, intervalMs: number, work: (ctx: WorkerContex
 export function createMemoryWorkers(): Worker[] {
   return [
     factsWorker(),
-    tickerWorker('memory-embeddings', 10_000, embedDue, true),
+    embeddingsWorker(),
     tickerWorker('memory-expiry', 60_000, sweepExpired, false),
   ];
 }
