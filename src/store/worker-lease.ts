@@ -26,6 +26,11 @@ export class WorkerLease {
     private readonly holder: string,
   ) {}
 
+  /** Whether another instance held the lease when this one last asked, less than a second ago: no need to look for work. */
+  waiting(now: number): boolean {
+    return now < this.retryAt;
+  }
+
   /**
    * Whether this instance may work now: it holds the lease (renewed once half of it has passed), or has just
    * taken it. False while another instance holds it.

@@ -29,8 +29,10 @@ function leaseContract(open: () => Promise<Db>) {
     expect(await new WorkerLease('embeddings', 'instance-b').hold(db, t)).toBe(true);
     await a.release(db);
     expect(await holderOf('facts')).toBeNull();
-    // b asks again a second after it found the lease taken, and gets it.
+    // b asks again a second after it found the lease taken (till then it need not look for work), and gets it.
+    expect(b.waiting(t + 500)).toBe(true);
     expect(await b.hold(db, t + 500)).toBe(false);
+    expect(b.waiting(t + 1_000)).toBe(false);
     expect(await b.hold(db, t + 1_000)).toBe(true);
     expect(await a.hold(db, t + 2_000)).toBe(false);
     await b.release(db);

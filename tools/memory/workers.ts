@@ -69,7 +69,7 @@ function factsWorker(): Worker {
   };
   const lease = sharedLease('memory-facts');
   const extract = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
-    while (!signal.aborted) {
+    while (!signal.aborted && !lease.waiting(ctx)) {
       const began = eventLoopGauge.mark();
       const due = await entriesDueForFacts(ctx.db, BATCH);
       if (due.length === 0) return lease.release();
@@ -100,7 +100,7 @@ function embeddingsWorker(): Worker {
   const embedDue = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
     const cfg = ctx.config.embeddings;
     if (!cfg) return;
-    while (!signal.aborted) {
+    while (!signal.aborted && !lease.waiting(ctx)) {
       const due = await entriesDueForEmbedding(ctx.db, 32);
       if (due.length === 0) return lease.release();
       if (!(await lease.hold(ctx))) return;
@@ -128,6 +128,8 @@ function embeddingsWorker(): Worker {
 function sharedLease(name: string) {
   let held: { lease: WorkerLease; db: WorkerContext['db'] } | null = null;
   return {
+    /** Another instance holds it: this one need not even look for work yet. */
+    waiting: (ctx: WorkerContext): boolean => held !== null && held.lease.waiting(ctx.clock.now()),
     hold(ctx: WorkerContext): Promise<boolean> {
       held ??= { lease: new WorkerLease(name, ctx.services.scheduler.owner), db: ctx.db };
       return held.lease.hold(held.db, ctx.clock.now());
