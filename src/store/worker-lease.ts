@@ -1,7 +1,8 @@
 // A lease on a background worker, held in the database, so that of several instances on one database one at a
-// time works through what the shared rows say is due (docs/decisions/durable-work.md). The holder renews it as
-// it goes and gives it up when nothing is left, so the next instance with work takes it at once; a holder that
-// dies leaves a lease that runs out after TTL_MS. Clocks of instances are assumed to agree within seconds.
+// time works through what the shared rows say is due (docs/decisions/postgres.md). The holder renews it while it
+// finds work and gives it up when it stops; otherwise a lease runs out LEASE_TTL_MS after its last renewal (a
+// holder that died, or one with nothing to do), and the next instance with work takes it. Clocks of instances are
+// assumed to agree within seconds.
 import type { Db } from './db.js';
 
 /** How long a lease lasts unless renewed; a batch of work must take less than half of it. */
@@ -48,7 +49,7 @@ export class WorkerLease {
     return false;
   }
 
-  /** Gives the lease up (nothing is left to do, or the worker stops), so another instance may take it at once. */
+  /** Gives the lease up (the worker stops), so another instance may take it at once. */
   async release(db: Db): Promise<void> {
     if (this.heldUntil === 0) return;
     this.heldUntil = 0;

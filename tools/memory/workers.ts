@@ -72,7 +72,7 @@ function factsWorker(): Worker {
     while (!signal.aborted && !lease.waiting(ctx)) {
       const began = eventLoopGauge.mark();
       const due = await entriesDueForFacts(ctx.db, BATCH);
-      if (due.length === 0) return lease.release();
+      if (due.length === 0) return;
       if (!(await lease.hold(ctx))) return;
       lastUse = Date.now();
       const facts = await (await nlp()).call(due.map((e) => ({ value: e.value, tags: e.tags })));
@@ -102,7 +102,7 @@ function embeddingsWorker(): Worker {
     if (!cfg) return;
     while (!signal.aborted && !lease.waiting(ctx)) {
       const due = await entriesDueForEmbedding(ctx.db, 32);
-      if (due.length === 0) return lease.release();
+      if (due.length === 0) return;
       if (!(await lease.hold(ctx))) return;
       const vectors = await embed(cfg, due.map((d) => `${d.key}\n${d.text}`.slice(0, 8000)));
       for (let i = 0; i < due.length; i++) await storeEmbedding(ctx.db, due[i].id, due[i].version, cfg.model, Float32Array.from(vectors[i]));
@@ -123,7 +123,8 @@ function embeddingsWorker(): Worker {
 /**
  * The lease of a worker whose due work is read from the shared rows, so that of several instances on one database
  * one at a time takes it (two would pick the same entries: facts extracted and written twice, texts sent to the
- * embeddings API twice). Held while there is work, given up when none is left or the worker stops.
+ * embeddings API twice). Taken when work is due, renewed while there is work, left to run out when there is none
+ * (giving it up after every round cost two writes a round on a lone gateway), given up when the worker stops.
  */
 function sharedLease(name: string) {
   let held: { lease: WorkerLease; db: WorkerContext['db'] } | null = null;
