@@ -176,16 +176,21 @@ export const jobCancel = defineTool({
 /** Ends a job: stores the outcome, tells the owner (tray) and the callback, announces it on the bus. */
 async function finish(ctx: WorkerContext, j: store.JobRow, status: 'succeeded' | 'failed', result: unknown, error: string | null): Promise<void> {
   const now = ctx.clock.now();
-  const changed = await ctx.db.transaction(async (tx) => {
-    if (!(await store.finishJob(tx, j.id, status, result, error, now))) return false;
-    if (j.agent_id) await notify(ctx, j.agent_id, { kind: 'job', title: `Job ${j.type} ${status}`, data: { job_id: j.id, status } }, tx);
-    if (j.callback_url) {
-      const secret = j.callback_secret ?? (await secretForAgent(ctx, j.agent_id!));
-      const body = { event: 'job.finished', job_id: j.id, type: j.type, status, result: result ?? null, error, finished_at: new Date(now).toISOString(), poll_url: pollUrl(ctx, j.id) };
-      await scheduleWebhook(ctx, { source: 'job', ref: j.id, agentId: j.agent_id, url: j.callback_url, body, secret }, tx);
-    }
-    return true;
-  }, jobLock(j.id));
+  const told = { kind: 'job', title: `Job ${j.type} ${status}`, data: { job_id: j.id, status } };
+  // Without a callback to schedule, the outcome and the owner's notification are one write.
+  const changed =
+    j.agent_id && !j.callback_url
+      ? await store.finishJobNotifying(ctx.db, { id: j.id, agentId: j.agent_id }, { status, result, error }, told, now)
+      : await ctx.db.transaction(async (tx) => {
+          if (!(await store.finishJob(tx, j.id, status, result, error, now))) return false;
+          if (j.agent_id) await notify(ctx, j.agent_id, told, tx);
+          if (j.callback_url) {
+            const secret = j.callback_secret ?? (await secretForAgent(ctx, j.agent_id!));
+            const body = { event: 'job.finished', job_id: j.id, type: j.type, status, result: result ?? null, error, finished_at: new Date(now).toISOString(), poll_url: pollUrl(ctx, j.id) };
+            await scheduleWebhook(ctx, { source: 'job', ref: j.id, agentId: j.agent_id, url: j.callback_url, body, secret }, tx);
+          }
+          return true;
+        }, jobLock(j.id));
   if (changed) ctx.services.bus.emit('job:updated', { jobId: j.id, status });
 }
 

@@ -1,5 +1,6 @@
 // SQL for jobs (errands).
 import type { BatchStatement, Db, Queryable, SqlValue } from '../../src/store/db.js';
+import { NOTIFICATION_INSERT, notificationValues } from '../notifications/store.js';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
@@ -44,14 +45,42 @@ export const jobById = (q: Queryable, id: string) => q.get<JobRow>('SELECT * FRO
 export const startJob = (q: Queryable, id: string, now: number) =>
   q.get<JobRow>("UPDATE jobs SET status = 'running', started_at = coalesce(started_at, ?), attempts = attempts + 1 WHERE id = ? AND status IN ('queued', 'running') RETURNING *", [now, id]);
 
+const FINISH_JOB = "UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')";
+const finishParams = (id: string, status: 'succeeded' | 'failed', result: unknown, error: string | null, now: number) => [
+  status,
+  result === undefined ? null : JSON.stringify(result),
+  error,
+  now,
+  id,
+];
+
+/** Ends a job still queued or running; whether it was. */
 export const finishJob = async (q: Queryable, id: string, status: 'succeeded' | 'failed', result: unknown, error: string | null, now: number): Promise<boolean> =>
-  (await q.run("UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')", [
-    status,
-    result === undefined ? null : JSON.stringify(result),
-    error,
-    now,
-    id,
-  ])).changes > 0;
+  (await q.run(FINISH_JOB, finishParams(id, status, result, error, now))).changes > 0;
+
+/**
+ * finishJob and, when it ended the job, a notification in its owner's tray, in one round trip instead of a
+ * transaction's four: on PostgreSQL one statement (the insert a data-modifying WITH reading the update's row), on
+ * SQLite a batch (one message to the writer; the insert happens when the update changed a row).
+ */
+export async function finishJobNotifying(
+  db: Db,
+  j: { id: string; agentId: string },
+  outcome: { status: 'succeeded' | 'failed'; result: unknown; error: string | null },
+  told: { kind: string; title: string; data: unknown },
+  now: number,
+): Promise<boolean> {
+  const params = [...finishParams(j.id, outcome.status, outcome.result, outcome.error, now), ...notificationValues(j.agentId, told, now)];
+  if (db.dialect === 'postgres') {
+    const sql = `WITH done AS (${FINISH_JOB} RETURNING id), told AS (${NOTIFICATION_INSERT} SELECT ?, ?, ?, ?, ? FROM done) SELECT COUNT(*) AS n FROM done`;
+    return ((await db.get<{ n: number }>(sql, params))?.n ?? 0) > 0;
+  }
+  const [done] = (await db.batch([
+    { sql: `${FINISH_JOB} RETURNING id`, params: params.slice(0, 5), rows: true },
+    { sql: `${NOTIFICATION_INSERT} SELECT ?, ?, ?, ?, ? WHERE changes() > 0`, params: params.slice(5) },
+  ])) as [unknown[]];
+  return done.length > 0;
+}
 
 export const cancelJob = async (q: Queryable, id: string, now: number): Promise<boolean> =>
   (await q.run("UPDATE jobs SET status = 'canceled', finished_at = ? WHERE id = ? AND status = 'queued'", [now, id])).changes > 0;

@@ -13,6 +13,17 @@ export interface NotificationRow {
 /** How many of an agent's latest unread entries are searched for a twin: enough for a toggle, at a bounded cost. */
 const TWIN_WINDOW = 50;
 
+/** A notification's insert, its values `notificationValues` in this order: for a statement that adds one beside another write. */
+export const NOTIFICATION_INSERT = 'INSERT INTO notifications (agent_id, kind, title, data, created_at)';
+
+export const notificationValues = (agentId: string, n: { kind: string; title: string; data?: unknown }, now: number) => [
+  agentId,
+  n.kind,
+  n.title,
+  JSON.stringify(n.data ?? {}),
+  now,
+];
+
 /**
  * Adds an entry and answers its id. `once`: not while the same entry (kind and data) still waits unread among
  * the agent's latest; nothing is added then and the answer is null.
@@ -20,8 +31,8 @@ const TWIN_WINDOW = 50;
 export async function addNotification(q: Queryable, agentId: string, n: { kind: string; title: string; data: unknown }, now: number, once = false): Promise<number | null> {
   const twin = `SELECT 1 FROM (SELECT kind, data FROM notifications WHERE agent_id = ?1 AND read_at IS NULL ORDER BY id DESC LIMIT ${TWIN_WINDOW}) AS latest WHERE kind = ?2 AND data = ?4`;
   const row = await q.get<{ id: number }>(
-    `INSERT INTO notifications (agent_id, kind, title, data, created_at) SELECT ?1, ?2, ?3, ?4, ?5 ${once ? `WHERE NOT EXISTS (${twin})` : ''} RETURNING id`,
-    [agentId, n.kind, n.title, JSON.stringify(n.data ?? {}), now],
+    `${NOTIFICATION_INSERT} SELECT ?1, ?2, ?3, ?4, ?5 ${once ? `WHERE NOT EXISTS (${twin})` : ''} RETURNING id`,
+    notificationValues(agentId, n, now),
   );
   return row?.id ?? null;
 }
