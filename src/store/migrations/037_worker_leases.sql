@@ -5,6 +5,6 @@
 CREATE TABLE worker_leases (
   name TEXT PRIMARY KEY,
   holder TEXT NOT NULL,
-  -- Milliseconds since the epoch, on the holder's clock; renewed while it works, deleted when it runs out of work.
+  -- Milliseconds since the epoch, on the holder's clock; renewed while it finds work, deleted when its gateway stops.
   until INTEGER NOT NULL
 ) WITHOUT ROWID;
