@@ -1,18 +1,15 @@
 // The lease on a background worker (src/store/worker-lease.ts), on both stores: one of several instances holds it
-// at a time; it renews while it works, gives it up when its work runs out, and one that dies is taken over once
-// its lease has run out.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// at a time; it renews while it works, gives it up when told to (its gateway stops), and one that dies is taken
+// over once its lease has run out.
+import { beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../src/store/db.js';
-import { migratePostgres } from '../../src/store/pg-migrate.js';
-import { PgDb } from '../../src/store/postgres.js';
 import { LEASE_TTL_MS, WorkerLease } from '../../src/store/worker-lease.js';
-import { migratedDb, type MigratedDb } from '../helpers/migrated-db.js';
-import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { onEachStore } from '../helpers/each-store.js';
 
-function leaseContract(open: () => Promise<Db>) {
+onEachStore('WorkerLease', (store) => {
   let db: Db;
   beforeAll(async () => {
-    db = await open();
+    db = store();
   });
   const holderOf = async (name: string) => (await db.get<{ holder: string; until: number }>('SELECT holder, until FROM worker_leases WHERE name = ?', [name])) ?? null;
 
@@ -61,26 +58,5 @@ function leaseContract(open: () => Promise<Db>) {
     const got = await Promise.all(Array.from({ length: 12 }, (_, i) => new WorkerLease('race', `instance-${i}`).hold(db, t)));
     expect(got.filter(Boolean)).toHaveLength(1);
     expect((await holderOf('race'))!.holder).toBe(`instance-${got.indexOf(true)}`);
-  });
-}
-
-describe('WorkerLease on SQLite', () => {
-  let m: MigratedDb;
-  afterAll(() => m?.remove());
-  leaseContract(async () => (m = await migratedDb()).db);
-});
-
-describe.skipIf(!hasPostgres)('WorkerLease on PostgreSQL', () => {
-  let server: TestPostgres;
-  let db: PgDb;
-  afterAll(async () => {
-    await db?.close();
-    await server?.stop();
-  });
-  leaseContract(async () => {
-    server = await startPostgres();
-    db = await PgDb.open(await server.createDatabase('leases'));
-    await migratePostgres(db);
-    return db;
   });
 });

@@ -1,17 +1,14 @@
 // A job's end and its owner's notification written in one round trip (tools/jobs/store.ts finishJobNotifying), on
 // both stores: the notification comes with the end, once, and not at all for a job that had already ended.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../src/store/db.js';
-import { migratePostgres } from '../../src/store/pg-migrate.js';
-import { PgDb } from '../../src/store/postgres.js';
 import { finishJobNotifying, jobById } from '../../tools/jobs/store.js';
-import { migratedDb, type MigratedDb } from '../helpers/migrated-db.js';
-import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { onEachStore } from '../helpers/each-store.js';
 
-function finishContract(open: () => Promise<Db>) {
+onEachStore('finishing a job', (store) => {
   let db: Db;
   beforeAll(async () => {
-    db = await open();
+    db = store();
     await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES ('ag_fin', 'finisher', 'x', 0)");
   });
   const addJob = (id: string, status: string) =>
@@ -40,26 +37,5 @@ function finishContract(open: () => Promise<Db>) {
     expect(await tray('job-gone')).toEqual([]);
     expect(await finishJobNotifying(db, { id: 'job-missing', agentId: 'ag_fin' }, outcome, told('job-missing'), 5_000)).toBe(false);
     expect(await tray('job-missing')).toEqual([]);
-  });
-}
-
-describe('finishing a job on SQLite', () => {
-  let m: MigratedDb;
-  afterAll(() => m?.remove());
-  finishContract(async () => (m = await migratedDb()).db);
-});
-
-describe.skipIf(!hasPostgres)('finishing a job on PostgreSQL', () => {
-  let server: TestPostgres;
-  let db: PgDb;
-  afterAll(async () => {
-    await db?.close();
-    await server?.stop();
-  });
-  finishContract(async () => {
-    server = await startPostgres();
-    db = await PgDb.open(await server.createDatabase('jobs'));
-    await migratePostgres(db);
-    return db;
   });
 });

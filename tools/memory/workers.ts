@@ -82,17 +82,11 @@ function factsWorker(): Worker {
       await whenQuiet(began, signal);
     }
   };
-  const ticker = tickerWorker('memory-facts', 5000, work, true);
-  return {
-    name: ticker.name,
-    start: (ctx) => ticker.start(ctx),
-    async stop() {
-      await ticker.stop();
-      await lease.release();
-      if (idle) clearTimeout(idle);
-      await release();
-    },
-  };
+  return tickerWorker('memory-facts', 5000, work, true, async () => {
+    await lease.release();
+    if (idle) clearTimeout(idle);
+    await release();
+  });
 }
 
 function embeddingsWorker(): Worker {
@@ -109,15 +103,7 @@ function embeddingsWorker(): Worker {
       if (due.length < 32) return;
     }
   };
-  const ticker = tickerWorker('memory-embeddings', 10_000, embedDue, true);
-  return {
-    name: ticker.name,
-    start: (ctx) => ticker.start(ctx),
-    async stop() {
-      await ticker.stop();
-      await lease.release();
-    },
-  };
+  return tickerWorker('memory-embeddings', 10_000, embedDue, true, () => lease.release());
 }
 
 /**
@@ -142,7 +128,14 @@ function sharedLease(name: string) {
   };
 }
 
-function tickerWorker(name: string, intervalMs: number, work: (ctx: WorkerContext, signal: AbortSignal) => Promise<unknown>, kickOnWrite: boolean): Worker {
+/** `afterStop`: what the worker lets go of once its last tick has ended. */
+function tickerWorker(
+  name: string,
+  intervalMs: number,
+  work: (ctx: WorkerContext, signal: AbortSignal) => Promise<unknown>,
+  kickOnWrite: boolean,
+  afterStop?: () => Promise<void>,
+): Worker {
   let ticker: Ticker | null = null;
   return {
     name,
@@ -152,7 +145,10 @@ function tickerWorker(name: string, intervalMs: number, work: (ctx: WorkerContex
       if (kickOnWrite) ctx.services.bus.on('memory:changed', () => ticker?.kick());
       ticker.kick();
     },
-    stop: async () => ticker?.stop(),
+    async stop() {
+      await ticker?.stop();
+      await afterStop?.();
+    },
   };
 }
 
