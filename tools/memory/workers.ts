@@ -58,22 +58,21 @@ function factsWorker(): Worker {
     }, Math.max(1000, lastUse + FACTS_IDLE_MS - Date.now()));
     idle.unref();
   };
-  const work = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
+  const work = async (ctx: WorkerContext, signal: AbortSignal, lease: Lease): Promise<void> => {
     busy = true;
     try {
-      await extract(ctx, signal);
+      await extract(ctx, signal, lease);
     } finally {
       busy = false;
       watchIdle();
     }
   };
-  const lease = sharedLease('memory-facts');
-  const extract = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
-    while (!signal.aborted && !lease.waiting(ctx)) {
+  const extract = async (ctx: WorkerContext, signal: AbortSignal, lease: Lease): Promise<void> => {
+    while (!signal.aborted && !lease.waiting()) {
       const began = eventLoopGauge.mark();
       const due = await entriesDueForFacts(ctx.db, BATCH);
       if (due.length === 0) return;
-      if (!(await lease.hold(ctx))) return;
+      if (!(await lease.hold())) return;
       lastUse = Date.now();
       const facts = await (await nlp()).call(due.map((e) => ({ value: e.value, tags: e.tags })));
       if (signal.aborted) return;
@@ -82,72 +81,75 @@ function factsWorker(): Worker {
       await whenQuiet(began, signal);
     }
   };
-  return tickerWorker('memory-facts', 5000, work, true, async () => {
-    await lease.release();
-    if (idle) clearTimeout(idle);
-    await release();
+  return tickerWorker('memory-facts', 5000, work, {
+    kickOnWrite: true,
+    shared: true,
+    afterStop: async () => {
+      if (idle) clearTimeout(idle);
+      await release();
+    },
   });
 }
 
-function embeddingsWorker(): Worker {
-  const lease = sharedLease('memory-embeddings');
-  const embedDue = async (ctx: WorkerContext, signal: AbortSignal): Promise<void> => {
-    const cfg = ctx.config.embeddings;
-    if (!cfg) return;
-    while (!signal.aborted && !lease.waiting(ctx)) {
-      const due = await entriesDueForEmbedding(ctx.db, 32);
-      if (due.length === 0) return;
-      if (!(await lease.hold(ctx))) return;
-      const vectors = await embed(cfg, due.map((d) => `${d.key}\n${d.text}`.slice(0, 8000)));
-      for (let i = 0; i < due.length; i++) await storeEmbedding(ctx.db, due[i].id, due[i].version, cfg.model, Float32Array.from(vectors[i]));
-      if (due.length < 32) return;
-    }
-  };
-  return tickerWorker('memory-embeddings', 10_000, embedDue, true, () => lease.release());
+async function embedDue(ctx: WorkerContext, signal: AbortSignal, lease: Lease): Promise<void> {
+  const cfg = ctx.config.embeddings;
+  if (!cfg) return;
+  while (!signal.aborted && !lease.waiting()) {
+    const due = await entriesDueForEmbedding(ctx.db, 32);
+    if (due.length === 0) return;
+    if (!(await lease.hold())) return;
+    const vectors = await embed(cfg, due.map((d) => `${d.key}\n${d.text}`.slice(0, 8000)));
+    for (let i = 0; i < due.length; i++) await storeEmbedding(ctx.db, due[i].id, due[i].version, cfg.model, Float32Array.from(vectors[i]));
+    if (due.length < 32) return;
+  }
 }
 
-/**
- * The lease of a worker whose due work is read from the shared rows, so that of several instances on one database
- * one at a time takes it (two would pick the same entries: facts extracted and written twice, texts sent to the
- * embeddings API twice). Taken when work is due, renewed while there is work, left to run out when there is none
- * (giving it up after every round cost two writes a round on a lone gateway), given up when the worker stops.
- */
-function sharedLease(name: string) {
-  let held: { lease: WorkerLease; db: WorkerContext['db'] } | null = null;
-  return {
-    /** Another instance holds it: this one need not even look for work yet. */
-    waiting: (ctx: WorkerContext): boolean => held !== null && held.lease.waiting(ctx.clock.now()),
-    hold(ctx: WorkerContext): Promise<boolean> {
-      held ??= { lease: new WorkerLease(name, ctx.services.scheduler.owner), db: ctx.db };
-      return held.lease.hold(held.db, ctx.clock.now());
-    },
-    /** Never fails: a lease not given back runs out by itself. */
-    async release(): Promise<void> {
-      await held?.lease.release(held.db).catch(() => undefined);
-    },
-  };
+/** A worker's lease (WorkerLease) bound to its gateway's database, clock and instance name. */
+interface Lease {
+  /** Another instance holds it: this one need not even look for work yet. */
+  waiting(): boolean;
+  /** Whether this instance may work now (taking or renewing the lease). */
+  hold(): Promise<boolean>;
+}
+const UNSHARED: Lease = { waiting: () => false, hold: async () => true };
+
+interface TickerOptions {
+  /** Ticks on every memory write as well as on the interval. */
+  kickOnWrite: boolean;
+  /**
+   * Its due work is read from the shared rows, so of several instances on one database one at a time works, under
+   * a lease named after the worker (two would pick the same entries: facts extracted and written twice, texts sent
+   * to the embeddings API twice). The lease is taken when work is due, renewed while there is work, left to run out
+   * when there is none (giving it up after every round cost a lone gateway two writes a round), and given up when
+   * the worker stops.
+   */
+  shared?: boolean;
+  /** What the worker lets go of once its last tick has ended. */
+  afterStop?: () => Promise<void>;
 }
 
-/** `afterStop`: what the worker lets go of once its last tick has ended. */
-function tickerWorker(
-  name: string,
-  intervalMs: number,
-  work: (ctx: WorkerContext, signal: AbortSignal) => Promise<unknown>,
-  kickOnWrite: boolean,
-  afterStop?: () => Promise<void>,
-): Worker {
+function tickerWorker(name: string, intervalMs: number, work: (ctx: WorkerContext, signal: AbortSignal, lease: Lease) => Promise<unknown>, opts: TickerOptions): Worker {
   let ticker: Ticker | null = null;
+  let giveUp = async (): Promise<void> => undefined;
   return {
     name,
     start(ctx) {
-      ticker = new Ticker(async (signal) => void (await work(ctx, signal)), intervalMs, (err) => ctx.log.warn({ err, worker: name }, 'memory worker failed'));
+      let lease = UNSHARED;
+      if (opts.shared) {
+        const shared = new WorkerLease(name, ctx.services.scheduler.owner);
+        lease = { waiting: () => shared.waiting(ctx.clock.now()), hold: () => shared.hold(ctx.db, ctx.clock.now()) };
+        // Never fails: a lease not given back runs out by itself.
+        giveUp = () => shared.release(ctx.db).catch(() => undefined);
+      }
+      ticker = new Ticker(async (signal) => void (await work(ctx, signal, lease)), intervalMs, (err) => ctx.log.warn({ err, worker: name }, 'memory worker failed'));
       ticker.start();
-      if (kickOnWrite) ctx.services.bus.on('memory:changed', () => ticker?.kick());
+      if (opts.kickOnWrite) ctx.services.bus.on('memory:changed', () => ticker?.kick());
       ticker.kick();
     },
     async stop() {
       await ticker?.stop();
-      await afterStop?.();
+      await giveUp();
+      await opts.afterStop?.();
     },
   };
 }
@@ -156,7 +158,7 @@ function tickerWorker(
 export function createMemoryWorkers(): Worker[] {
   return [
     factsWorker(),
-    embeddingsWorker(),
-    tickerWorker('memory-expiry', 60_000, sweepExpired, false),
+    tickerWorker('memory-embeddings', 10_000, embedDue, { kickOnWrite: true, shared: true }),
+    tickerWorker('memory-expiry', 60_000, sweepExpired, { kickOnWrite: false }),
   ];
 }
