@@ -8,7 +8,6 @@ import type { DurableWork, ToolContext, WorkState } from '../../src/registry/typ
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
 import type { TxOptions } from '../../src/store/db.js';
 import type { WorkerContext } from '../../src/workers.js';
-import { notify } from '../notifications/index.js';
 import { deliveriesOf, newWebhookSecret, scheduleWebhook, secretForAgent } from '../webhooks/index.js';
 import { BUNDLE_MAX_URLS, runFetchBundle } from './bundle.js';
 import * as store from './store.js';
@@ -173,24 +172,26 @@ export const jobCancel = defineTool({
   },
 });
 
-/** Ends a job: stores the outcome, tells the owner (tray) and the callback, announces it on the bus. */
+/**
+ * Ends a job: stores the outcome with its owner's notification (one write), schedules the callback in the same
+ * transaction when there is one, announces it on the bus.
+ */
 async function finish(ctx: WorkerContext, j: store.JobRow, status: 'succeeded' | 'failed', result: unknown, error: string | null): Promise<void> {
   const now = ctx.clock.now();
+  const outcome = { status, result, error };
   const told = { kind: 'job', title: `Job ${j.type} ${status}`, data: { job_id: j.id, status } };
-  // Without a callback to schedule, the outcome and the owner's notification are one write.
-  const changed =
-    j.agent_id && !j.callback_url
-      ? await store.finishJobNotifying(ctx.db, { id: j.id, agentId: j.agent_id }, { status, result, error }, told, now)
-      : await ctx.db.transaction(async (tx) => {
-          if (!(await store.finishJob(tx, j.id, status, result, error, now))) return false;
-          if (j.agent_id) await notify(ctx, j.agent_id, told, tx);
-          if (j.callback_url) {
-            const secret = j.callback_secret ?? (await secretForAgent(ctx, j.agent_id!));
-            const body = { event: 'job.finished', job_id: j.id, type: j.type, status, result: result ?? null, error, finished_at: new Date(now).toISOString(), poll_url: pollUrl(ctx, j.id) };
-            await scheduleWebhook(ctx, { source: 'job', ref: j.id, agentId: j.agent_id, url: j.callback_url, body, secret }, tx);
-          }
-          return true;
-        }, jobLock(j.id));
+  // Inside the callback's transaction, these statements join it.
+  const end = () => (j.agent_id ? store.finishJobNotifying(ctx.db, { id: j.id, agentId: j.agent_id }, outcome, told, now) : store.finishJob(ctx.db, j.id, status, result, error, now));
+  const callback = j.callback_url;
+  const changed = !callback
+    ? await end()
+    : await ctx.db.transaction(async (tx) => {
+        if (!(await end())) return false;
+        const secret = j.callback_secret ?? (await secretForAgent(ctx, j.agent_id!));
+        const body = { event: 'job.finished', job_id: j.id, type: j.type, status, result: result ?? null, error, finished_at: new Date(now).toISOString(), poll_url: pollUrl(ctx, j.id) };
+        await scheduleWebhook(ctx, { source: 'job', ref: j.id, agentId: j.agent_id, url: callback, body, secret }, tx);
+        return true;
+      }, jobLock(j.id));
   if (changed) ctx.services.bus.emit('job:updated', { jobId: j.id, status });
 }
 
