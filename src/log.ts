@@ -2,6 +2,7 @@
 // strings are dropped from logged URLs, and these paths are redacted as a second line of defence.
 import { pino, type Logger as PinoLogger, type DestinationStream } from 'pino';
 import { isoTime } from './clock.js';
+import { LineBuffer } from './log-lines.js';
 
 export type Logger = PinoLogger;
 
@@ -36,20 +37,20 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   return pino({ level, base: undefined, redact: { paths: REDACT, censor: '[redacted]' }, timestamp: isoTimestamp }, dest);
 }
 
-let stderr: ReturnType<typeof pino.destination> | null = null;
+let stderr: LineBuffer | null = null;
 
 /** One buffered stderr stream per process, however many loggers write to it. */
 function stderrBuffered(): DestinationStream {
   if (stderr) return stderr;
-  const dest = (stderr = pino.destination({ dest: 2, sync: false, minLength: BUFFER_BYTES }));
-  setInterval(() => dest.flush(), FLUSH_MS).unref();
+  const lines = (stderr = new LineBuffer(pino.destination({ dest: 2, sync: false }), BUFFER_BYTES));
+  setInterval(() => lines.flush(), FLUSH_MS).unref();
   // Whatever is still buffered goes out when the process ends (sonic-boom writes synchronously then).
   process.once('exit', () => {
     try {
-      dest.flushSync();
+      lines.flushSync();
     } catch {
       // nothing more can be done for the last lines
     }
   });
-  return dest;
+  return lines;
 }

@@ -32,6 +32,8 @@ interface Prepared {
    * the numbers below the highest that the SQL does not use, which it still wants as anonymous values.
    */
   gaps: number[] | null;
+  /** When it last ran (the connection's tick): the least recent is dropped when the cache is full. */
+  used: number;
 }
 
 /**
@@ -82,6 +84,7 @@ export function registerFunctions(raw: BetterSqlite3.Database): void {
 
 export class Connection {
   private readonly cache = new Map<string, Prepared>();
+  private tick = 0;
 
   private constructor(
     readonly raw: BetterSqlite3.Database,
@@ -101,21 +104,34 @@ export class Connection {
 
   private prepare(sql: string): Prepared {
     let p = this.cache.get(sql);
+    // A hit only stamps the statement: moving it to the end of the map (delete and set) on every read cost more.
     if (p) {
-      // Most recently used last, so the oldest is dropped first.
-      this.cache.delete(sql);
-      this.cache.set(sql, p);
+      p.used = ++this.tick;
       return p;
     }
-    p = { st: this.raw.prepare(planStableLimits(sql)), gaps: numberedGaps(sql) };
-    if (this.cache.size >= this.maxStatements) this.cache.delete(this.cache.keys().next().value as string);
+    // Prepared before anything is dropped: a statement that fails to prepare leaves the cache as it was.
+    p = { st: this.raw.prepare(planStableLimits(sql)), gaps: numberedGaps(sql), used: ++this.tick };
+    if (this.cache.size >= this.maxStatements) this.dropLeastRecent();
     this.cache.set(sql, p);
     return p;
   }
 
+  /** Drops the statement that ran least recently (a scan, only when a new statement finds the cache full). */
+  private dropLeastRecent(): void {
+    let oldest: string | undefined;
+    let min = Infinity;
+    for (const [sql, p] of this.cache) {
+      if (p.used < min) {
+        min = p.used;
+        oldest = sql;
+      }
+    }
+    if (oldest !== undefined) this.cache.delete(oldest);
+  }
+
   /** The statements kept prepared, least recently used first. */
   get statements(): string[] {
-    return [...this.cache.keys()];
+    return [...this.cache].sort((a, b) => a[1].used - b[1].used).map(([sql]) => sql);
   }
 
   /** Rows of a statement; a statement that returns none (a write without RETURNING) runs and gives []. */

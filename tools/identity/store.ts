@@ -29,8 +29,10 @@ export const handleTaken = async (db: Queryable, handle: string): Promise<boolea
 export const agentBySecretHash = (db: Db, hash: string): Promise<{ id: string; handle: string } | undefined> =>
   db.get('SELECT id, handle FROM agents WHERE secret_hash = ?', [hash]);
 
-export const agentByHandle = (db: Queryable, handle: string): Promise<AgentRow | undefined> =>
-  db.get<AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE handle = ?`, [handle]);
+// Built once: a template literal in the function would build and hash a new SQL string on every read.
+const BY_HANDLE = `SELECT ${COLUMNS} FROM agents WHERE handle = ?`;
+
+export const agentByHandle = (db: Queryable, handle: string): Promise<AgentRow | undefined> => db.get<AgentRow>(BY_HANDLE, [handle]);
 
 export const listAgents = (db: Db, limit: number, offset: number): Promise<AgentRow[]> =>
   db.all<AgentRow>(`SELECT ${COLUMNS} FROM agents ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [limit, offset]);
