@@ -23,6 +23,19 @@ describe('operations', () => {
     expect(text).toMatch(/gateway_tool_calls_total\{tool="agent_register",transport="rest",outcome="ok"\} 1/);
     expect(text).toMatch(/gateway_tool_errors_total\{tool="agent_register",code="handle_taken"\} 1/);
     expect(text).toMatch(/gateway_tool_duration_seconds_bucket\{le="[^"]+",tool="agent_register"\}/);
+    expect(text).toMatch(/gateway_tool_calls_total\{tool="agent_register",transport="rest",outcome="error"\} 1/);
+    // The histogram is cumulative: every call is in the +Inf bucket and the count, and no bucket holds more.
+    expect(text).toMatch(/gateway_tool_duration_seconds_bucket\{le="\+Inf",tool="agent_register"\} 2\n/);
+    expect(text).toMatch(/gateway_tool_duration_seconds_count\{tool="agent_register"\} 2\n/);
+    const buckets = [...text.matchAll(/gateway_tool_duration_seconds_bucket\{le="([^"]+)",tool="agent_register"\} (\d+)/g)].map((m) => Number(m[2]));
+    expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
+    // Counts only grow between reads.
+    await api(gw.url, 'GET', '/agents/metric-agent');
+    await api(gw.url, 'GET', '/agents/metric-agent');
+    const again = await (await fetch(`${gw.url}/metrics`)).text();
+    expect(again).toMatch(/gateway_tool_calls_total\{tool="agent_register",transport="rest",outcome="ok"\} 1\n/);
+    expect(again).toMatch(/gateway_tool_calls_total\{tool="agent_get",transport="rest",outcome="ok"\} 2\n/);
+    expect(again).toMatch(/gateway_tool_duration_seconds_count\{tool="agent_get"\} 2\n/);
   });
 });
 
