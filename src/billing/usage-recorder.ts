@@ -7,9 +7,15 @@ import type { Registry } from '../registry/registry.js';
 
 export const utcDay = (ms: number): string => isoTime(ms).slice(0, 10);
 
+const DAY_MS = 86_400_000;
+
 export class UsageRecorder {
-  private pending = new Map<string, UsageDelta>();
+  /** Counts by day, then by tool name: a call looks its tool up by name, with no key string built per call. */
+  private pending = new Map<string, Map<string, UsageDelta>>();
   private readonly timer: NodeJS.Timeout;
+  /** The UTC day of the last call, as a day number and as its date: formatted again only when the day changes. */
+  private dayNumber = -1;
+  private day = '';
 
   constructor(
     private readonly db: Db,
@@ -25,17 +31,23 @@ export class UsageRecorder {
   }
 
   record(tool: string, ok: boolean): void {
-    const day = utcDay(this.clock.now());
-    const k = `${tool}|${day}`;
-    let d = this.pending.get(k);
-    if (!d) this.pending.set(k, (d = { tool, day, calls: 0, errors: 0 }));
+    const now = this.clock.now();
+    const n = Math.floor(now / DAY_MS);
+    if (n !== this.dayNumber) {
+      this.dayNumber = n;
+      this.day = utcDay(now);
+    }
+    let byTool = this.pending.get(this.day);
+    if (!byTool) this.pending.set(this.day, (byTool = new Map()));
+    let d = byTool.get(tool);
+    if (!d) byTool.set(tool, (d = { tool, day: this.day, calls: 0, errors: 0 }));
     d.calls++;
     if (!ok) d.errors++;
   }
 
   async flush(): Promise<void> {
     if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
+    const batch = [...this.pending.values()].flatMap((byTool) => [...byTool.values()]);
     this.pending = new Map();
     await addToolUsage(this.db, batch);
   }

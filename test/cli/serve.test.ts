@@ -70,6 +70,8 @@ describe('agent-gateway serve', () => {
     await Promise.all(calls);
     expect(await done).toBe(0);
     expect(stderr).not.toMatch(/Assertion failed|Native stack trace|Segmentation fault/);
+    // Every acknowledged write has its access line: the lines still held in the log's buffer went out at exit.
+    expect(stderr.match(/"method":"PUT","route":"[^"]+","status":20[01]/g)?.length ?? 0).toBeGreaterThanOrEqual(acknowledged.length);
 
     const second = await serve();
     for (const key of acknowledged) {
