@@ -2,12 +2,40 @@
 import type { ServerResponse } from 'node:http';
 import { GatewayError, toGatewayError } from '../errors.js';
 import { stringifyBody } from '../registry/json-text.js';
+import type { GatewayResponse } from './response.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Headers sendJson's one-call head writes itself: a caller's header of the same name takes the general path. */
+const OWN_HEADERS = new Set(['x-request-id', 'content-type', 'content-length']);
+
+/** The whole head of a JSON response as one flat list, or null when a header must go the general way. */
+function jsonHead(id: string, headers: Record<string, string> | undefined, length: number): (string | number)[] | null {
+  const head: (string | number)[] = ['X-Request-Id', id];
+  if (headers) {
+    for (const k in headers) {
+      if (OWN_HEADERS.has(k.toLowerCase())) return null;
+      head.push(k, headers[k]);
+    }
+  }
+  head.push('Content-Type', JSON_TYPE, 'Content-Length', length);
+  return head;
+}
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
   const payload = stringifyBody(body);
+  const id = (res as Partial<GatewayResponse>).requestId;
+  if (typeof payload === 'string' && id !== undefined && !res.headersSent) {
+    const head = jsonHead(id, headers, Buffer.byteLength(payload));
+    if (head) {
+      (res as GatewayResponse).idInHead = true;
+      res.writeHead(status, head);
+      res.end(payload);
+      return;
+    }
+  }
   res.statusCode = status;
   if (headers) for (const k in headers) res.setHeader(k, headers[k]);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Type', JSON_TYPE);
   if (typeof payload === 'string') {
     res.setHeader('Content-Length', Buffer.byteLength(payload));
     res.end(payload);

@@ -7,6 +7,7 @@ import { writeAccessLine, type Logger } from '../log.js';
 import type { Registry } from '../registry/registry.js';
 import type { Config } from '../config.js';
 import { mountRoutes } from './mount.js';
+import { GatewayResponse } from './response.js';
 import { secretInQuery } from './query-secrets.js';
 import type { Route } from './route.js';
 import { Router } from './router.js';
@@ -39,10 +40,10 @@ export function buildRouter(deps: HttpDeps): Router {
 export function createHttpServer(deps: HttpDeps): http.Server {
   const router = buildRouter(deps);
   const { log } = deps;
-  return http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+  return http.createServer({ keepAliveTimeout: 65_000, ServerResponse: GatewayResponse }, (req, res) => {
     const started = performance.now();
     const id = requestId(req);
-    res.setHeader('X-Request-Id', id);
+    (res as GatewayResponse).requestId = id;
     // The request's server span, continuing its traceparent, while tracing is on (docs/decisions/tracing.md).
     const span = tracing === null ? undefined : tracing.httpRequest(req, res, id);
     const url = req.url ?? '/';
