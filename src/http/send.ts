@@ -9,7 +9,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const OWN_HEADERS = new Set(['x-request-id', 'content-type', 'content-length']);
 
 /** The whole head of a JSON response as one flat list, or null when a header must go the general way. */
-function jsonHead(id: string, headers: Record<string, string> | undefined, length: number): (string | number)[] | null {
+function jsonHead(id: string, headers: Record<string, string> | undefined, type: string, length: number): (string | number)[] | null {
   const head: (string | number)[] = ['X-Request-Id', id];
   if (headers) {
     for (const k in headers) {
@@ -17,30 +17,42 @@ function jsonHead(id: string, headers: Record<string, string> | undefined, lengt
       head.push(k, headers[k]);
     }
   }
-  head.push('Content-Type', JSON_TYPE, 'Content-Length', length);
+  head.push('Content-Type', type, 'Content-Length', length);
   return head;
+}
+
+/**
+ * Sends JSON text as the whole response with its head in one writeHead call (the request id in it) when the
+ * response came from the gateway's server; false when it must go the general way. (Headers set before are
+ * merged by writeHead, the caller's replacing them as setHeader would.)
+ */
+function sendJsonFast(res: ServerResponse, status: number, text: string, headers: Record<string, string> | undefined, type: string): boolean {
+  const id = (res as Partial<GatewayResponse>).requestId;
+  if (id === undefined || res.headersSent) return false;
+  const head = jsonHead(id, headers, type, Buffer.byteLength(text));
+  if (!head) return false;
+  (res as GatewayResponse).idInHead = true;
+  res.writeHead(status, head);
+  res.end(text);
+  return true;
+}
+
+/** JSON text already serialized (a JSON-RPC answer): `type` is its Content-Type. */
+export function sendJsonText(res: ServerResponse, status: number, text: string, headers?: Record<string, string>, type = JSON_TYPE): void {
+  if (sendJsonFast(res, status, text, headers, type)) return;
+  res.statusCode = status;
+  if (headers) for (const k in headers) res.setHeader(k, headers[k]);
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
   const payload = stringifyBody(body);
-  const id = (res as Partial<GatewayResponse>).requestId;
-  if (typeof payload === 'string' && id !== undefined && !res.headersSent) {
-    const head = jsonHead(id, headers, Buffer.byteLength(payload));
-    if (head) {
-      (res as GatewayResponse).idInHead = true;
-      res.writeHead(status, head);
-      res.end(payload);
-      return;
-    }
-  }
+  if (typeof payload === 'string') return sendJsonText(res, status, payload, headers);
   res.statusCode = status;
   if (headers) for (const k in headers) res.setHeader(k, headers[k]);
   res.setHeader('Content-Type', JSON_TYPE);
-  if (typeof payload === 'string') {
-    res.setHeader('Content-Length', Buffer.byteLength(payload));
-    res.end(payload);
-    return;
-  }
   const [head, bytes, tail] = payload;
   res.setHeader('Content-Length', Buffer.byteLength(head) + bytes.byteLength + Buffer.byteLength(tail));
   // Written in one go: the response stays corked until the end of this tick.

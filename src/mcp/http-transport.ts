@@ -12,6 +12,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { sendJsonText } from '../http/send.js';
 import { SseReplay, type EventId } from './sse-replay.js';
 
 const SSE_HEADERS = {
@@ -331,13 +332,7 @@ export class HttpSessionTransport implements Transport {
       ex.res?.end();
       return;
     }
-    const body = JSON.stringify(ex.batch ? ex.responses : ex.responses[0]);
-    ex.res!.writeHead(200, {
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(body),
-      'mcp-session-id': this.sessionId,
-    });
-    ex.res!.end(body);
+    sendJsonText(ex.res!, 200, JSON.stringify(ex.batch ? ex.responses : ex.responses[0]), { 'mcp-session-id': this.sessionId }, 'application/json');
   }
 
   async close(): Promise<void> {

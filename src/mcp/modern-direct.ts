@@ -12,6 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inputRequired, SERVER_INFO_META_KEY, type CallToolResult, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
+import { sendJsonText } from '../http/send.js';
 import { isPlainObject } from '../plain-object.js';
 import { mcpMethods, NeedsInput, SERVER_INFO, type McpCatalog, type McpMethods } from './methods.js';
 import { callError, plainCallParams, type PlainCall } from './plain-call.js';
@@ -77,9 +78,7 @@ export class DirectToolCalls {
     }
     res.off('close', onClose);
     if (abort.signal.aborted || res.destroyed) return;
-    const body = JSON.stringify(message);
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+    sendJsonText(res, 200, JSON.stringify(message), undefined, 'application/json');
   }
 }
 

@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Credentials } from '../registry/types.js';
 import { readBody } from '../http/read-body.js';
+import { sendJsonText } from '../http/send.js';
 import { HttpSessionTransport, isRequest, type ResumeOptions } from './http-transport.js';
 import { parseEventId } from './sse-replay.js';
 import type { ModernHttpEndpoint } from './modern-http.js';
@@ -67,9 +68,7 @@ interface Session {
 }
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers });
-  res.end(body);
+  sendJsonText(res, status, JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), headers, 'application/json');
 }
 
 const isInitialize = (m: JSONRPCMessage): boolean => 'method' in m && m.method === 'initialize' && 'id' in m;

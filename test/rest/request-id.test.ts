@@ -49,6 +49,26 @@ describe('the request id', () => {
         },
         200,
       ],
+      [
+        // A plain 2026-07-28 tools/call, answered by the direct path.
+        '/mcp',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'base64' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'tools/call',
+            params: {
+              name: 'base64',
+              arguments: { action: 'encode', text: 'hi' },
+              _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} },
+            },
+          }),
+        },
+        200,
+      ],
+      ['/a2a', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"nope"}' }, 200],
     ];
     for (const [path, opts, status] of cases) {
       const r = await rawHead(path, opts);
