@@ -31,9 +31,11 @@ function sendJsonFast(res: ServerResponse, status: number, text: string, headers
   if (id === undefined || res.headersSent) return false;
   const head = jsonHead(id, headers, type, Buffer.byteLength(text));
   if (!head) return false;
-  (res as GatewayResponse).idInHead = true;
+  const r = res as GatewayResponse;
+  r.sentWhole = true;
   res.writeHead(status, head);
   res.end(text);
+  r.logAccess();
   return true;
 }
 

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { GatewayError } from '../errors.js';
-import { writeAccessLine, type Logger } from '../log.js';
+import type { Logger } from '../log.js';
 import type { Registry } from '../registry/registry.js';
 import type { Config } from '../config.js';
 import { mountRoutes } from './mount.js';
@@ -41,21 +41,17 @@ export function createHttpServer(deps: HttpDeps): http.Server {
   const router = buildRouter(deps);
   const { log } = deps;
   return http.createServer({ keepAliveTimeout: 65_000, ServerResponse: GatewayResponse }, (req, res) => {
-    const started = performance.now();
+    const r = res as GatewayResponse;
+    r.started = performance.now();
     const id = requestId(req);
-    (res as GatewayResponse).requestId = id;
+    r.requestId = id;
+    r.log = log;
     // The request's server span, continuing its traceparent, while tracing is on (docs/decisions/tracing.md).
     const span = tracing === null ? undefined : tracing.httpRequest(req, res, id);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const rawQuery = q === -1 ? '' : url.slice(q + 1);
-    let template = '(unmatched)';
-    res.on('finish', () => {
-      // The route template, never the raw URL: paths may hold capability tokens and queries are not logged.
-      // Its fields are fixed and hold no secret (the route is a template): no redaction pass is needed.
-      writeAccessLine(log, id, req.method ?? 'GET', template, res.statusCode, Math.round((performance.now() - started) * 10) / 10);
-    });
     const leaked = secretInQuery(rawQuery);
     if (leaked) {
       sendError(res, new GatewayError('secret_in_url', `Credentials must not travel in the URL (query parameter "${leaked}"); send them in a header.`));
@@ -70,7 +66,8 @@ export function createHttpServer(deps: HttpDeps): http.Server {
       sendError(res, new GatewayError('method_not_allowed', `Allowed: ${found.allow.join(', ')}.`, { headers: { Allow: found.allow.join(', ') } }));
       return;
     }
-    template = found.matched.template;
+    const template = found.matched.template;
+    r.route = template;
     const serve = () =>
       Promise.resolve(found.handler(req, res, found.matched, rawQuery)).catch((err) => {
         log.error({ err, id }, 'unhandled request error');
