@@ -35,8 +35,8 @@ interface Patch {
 
 /** Each step, cumulative: a variant runs everything before its answer. */
 export const STEPS: { name: string; what: string; patch: Patch | null }[] = [
-  { name: 'at once', what: 'node:http in the gateway process, answered first thing', patch: { file: 'src/http/server.js', anchor: 'const started = performance.now();', code: `if (req.url === '/agents/bench-agent') { ${ANSWER} }\n` } },
-  { name: 'routed', what: 'request id, access-line hook, secret-in-URL check, routing', patch: { file: 'src/http/server.js', anchor: 'const serve = () =>', code: `if (path === '/agents/bench-agent') { ${ANSWER} }\n` } },
+  { name: 'at once', what: 'node:http in the gateway process, answered first thing', patch: { file: 'src/http/server.js', anchor: 'r.started = performance.now();', code: `if (req.url === '/agents/bench-agent') { ${ANSWER} }\n` } },
+  { name: 'routed', what: 'request id, access-line fields, secret-in-URL check, routing', patch: { file: 'src/http/server.js', anchor: 'const serve = () =>', code: `if (path === '/agents/bench-agent') { ${ANSWER} }\n` } },
   { name: 'adapted', what: 'REST adapter: query, coercion, the tool input', patch: { file: 'src/http/mount.js', anchor: 'const out = await registry.call(', code: `if (name === 'agent_get') { ${ANSWER} }\n` } },
   { name: 'sent', what: 'sendJson of the profile object', patch: { file: 'src/http/mount.js', anchor: 'const out = await registry.call(', code: `if (name === 'agent_get') { sendJson(res, status, JSON.parse(${TEXT}), {}); return; }\n` } },
   { name: 'called', what: 'registry.call around a handler that returns the profile', patch: { file: 'tools/identity/index.js', anchor: `${HANDLER} publicProfile(await mustFind(ctx, input.handle), ctx.config)`, code: `${HANDLER} JSON.parse(${TEXT})`, replace: true } },
