@@ -1,7 +1,7 @@
 // The log's buffer in front of the stderr stream (sonic-boom): lines are gathered in an array and handed on about
 // 4 KB at a time. sonic-boom's own buffering measures the UTF-8 length of all it holds on every write (at 4 KB, a
 // flattened copy and a scan of ~2 KB per line), which cost a busy gateway more than building the line did
-// (docs/decisions/request-budget.md, "the access line").
+// (docs/decisions/request-budget.md, "Round three").
 /** What the lines go to: pino's destination (sonic-boom). */
 export interface LineSink {
   write(chunk: string): boolean;
