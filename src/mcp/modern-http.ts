@@ -9,6 +9,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { SUPPORTED_PROTOCOL_VERSIONS as LEGACY_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { classifyInboundRequest, createMcpHandler, type InboundClassificationOutcome, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
+import { EnvelopeMemo } from './envelope-memo.js';
 import { plainToolCall, type DirectToolCalls } from './modern-direct.js';
 import type { ResourceFeed } from './resource-feed.js';
 
@@ -40,6 +41,8 @@ function mayBeModern(req: IncomingMessage, body: unknown): boolean {
 export class ModernHttpEndpoint {
   private readonly handler: McpHttpHandler;
   private readonly serve: ReturnType<typeof toNodeHandler>;
+  /** The SDK's classifications of plain tools/call envelopes (envelope-memo.ts). */
+  readonly envelopes = new EnvelopeMemo();
 
   constructor(
     factory: ModernServerFactory,
@@ -68,13 +71,15 @@ export class ModernHttpEndpoint {
   claims(req: IncomingMessage, body: unknown): InboundClassificationOutcome | undefined {
     if (!mayBeModern(req, body)) return undefined;
     const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
-    const outcome = classifyInboundRequest({
-      httpMethod: 'POST',
-      body,
-      protocolVersionHeader: header('mcp-protocol-version'),
-      mcpMethodHeader: header('mcp-method'),
-      mcpNameHeader: header('mcp-name'),
-    });
+    const outcome = this.envelopes.classify(req, body, () =>
+      classifyInboundRequest({
+        httpMethod: 'POST',
+        body,
+        protocolVersionHeader: header('mcp-protocol-version'),
+        mcpMethodHeader: header('mcp-method'),
+        mcpNameHeader: header('mcp-name'),
+      }),
+    );
     return outcome.kind === 'legacy' ? undefined : outcome;
   }
 
