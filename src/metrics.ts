@@ -11,6 +11,8 @@ const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 interface ToolCounts {
   /** Calls by transport: [ok, error]. */
   readonly calls: Map<string, [number, number]>;
+  /** Failed calls by error code. */
+  readonly errors: Map<string, number>;
   /** Calls per latency bucket (the last one above every bound), not cumulative. */
   readonly buckets: number[];
   sum: number;
@@ -70,21 +72,28 @@ export function createMetrics(registry: Registry): client.Registry {
       }
     },
   });
-  const errors = new client.Counter({
+  new client.Counter({
     name: 'gateway_tool_errors_total',
     help: 'Failed tool calls by tool and error code.',
     labelNames: ['tool', 'code'] as const,
     registers: [reg],
+    collect() {
+      this.reset();
+      for (const [tool, t] of tools) for (const [code, n] of t.errors) this.inc({ tool, code }, n);
+    },
   });
   reg.registerMetric(latencyMetric(tools) as unknown as client.Metric);
   registry.onCall((e) => {
     let t = tools.get(e.tool.name);
-    if (!t) tools.set(e.tool.name, (t = { calls: new Map(), buckets: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
+    if (!t) tools.set(e.tool.name, (t = { calls: new Map(), errors: new Map(), buckets: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
     const transport = e.caller.credentials.transport;
     let c = t.calls.get(transport);
     if (!c) t.calls.set(transport, (c = [0, 0]));
     c[e.ok ? 0 : 1]++;
-    if (!e.ok) errors.inc({ tool: e.tool.name, code: e.code ?? 'unknown' });
+    if (!e.ok) {
+      const code = e.code ?? 'unknown';
+      t.errors.set(code, (t.errors.get(code) ?? 0) + 1);
+    }
     const seconds = e.ms / 1000;
     t.buckets[bucketOf(seconds)]++;
     t.sum += seconds;

@@ -10,27 +10,22 @@
 import type { IncomingMessage } from 'node:http';
 import type { InboundClassificationOutcome } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../plain-object.js';
+import { plainCallParams } from './plain-call.js';
 
 /** Envelopes remembered at most; the memo starts over when full (clients send a handful of distinct envelopes). */
 export const ENVELOPES_KEPT = 256;
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const BODY_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
-const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
 
 type ModernRequest = Extract<InboundClassificationOutcome, { kind: 'modern' }>;
 
-/** The memo's key for a body of the plain shape, or undefined for any other body. */
+/** The memo's key for a body of the plain shape (its params as plainCallParams takes them, with an envelope), or undefined. */
 function keyOf(req: IncomingMessage, body: unknown): string | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return undefined;
   for (const k in body) if (!BODY_KEYS.has(k)) return undefined;
   const id = body.id;
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
-  const params = body.params;
-  if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
-  for (const k in params) if (!PARAM_KEYS.has(k)) return undefined;
-  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
-  const meta = params._meta;
-  if (!isPlainObject(meta) || meta.progressToken !== undefined || RELATED_TASK in meta) return undefined;
+  const meta = plainCallParams(id as string | number, body.params)?.meta;
+  if (meta === undefined) return undefined;
   const version = req.headers['mcp-protocol-version'];
   const method = req.headers['mcp-method'];
   if (typeof version !== 'string' || typeof method !== 'string') return undefined;
