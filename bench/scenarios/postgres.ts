@@ -14,6 +14,7 @@ import type { Db } from '../../src/store/db.js';
 import { openDatabase } from '../../src/store/open.js';
 import { startPostgres, type TestPostgres } from '../../test/helpers/postgres.js';
 import { rng, sentence, word } from '../lib/corpus.js';
+import { processCpu, selfCpu, treeCpu } from '../lib/proc-cpu.js';
 import { startGateway, type Running } from '../lib/processes.js';
 
 type Store = 'sqlite' | 'postgres';
@@ -56,11 +57,33 @@ interface Jobs {
   lateP99: number;
 }
 
+/** Cores used during a load (CPU seconds a second) by the gateway instances, the database server and this process (the load generator). */
+interface Cores {
+  gateways: number;
+  database: number;
+  load: number;
+}
+
+/** A CPU reading of the processes a run involves; `coresSince` turns two readings into cores used between them. */
+const cpuReading = (gws: Running[], pg: TestPostgres | undefined) => ({
+  gateways: gws.reduce((sum, g) => sum + processCpu(g.child.pid!), 0),
+  database: pg ? treeCpu(pg.pid) : 0,
+  load: selfCpu(),
+  at: performance.now(),
+});
+
+function coresSince(before: ReturnType<typeof cpuReading>, after: ReturnType<typeof cpuReading>): Cores {
+  const us = (after.at - before.at) * 1000;
+  return { gateways: (after.gateways - before.gateways) / us, database: (after.database - before.database) / us, load: (after.load - before.load) / us };
+}
+
 interface Figures {
   seedS: number;
   bulk: { p50: number; p99: number; entriesPerS: number };
   put1: Load & { runs: number[] };
   put2: Load & { runs: number[] };
+  cpu1: Cores;
+  cpu2: Cores;
   search: { p50: number; p99: number; results: number };
   wall1: Load & { runs: number[] };
   wall2: Load & { runs: number[] };
@@ -291,26 +314,30 @@ async function measure(store: Store, pg?: TestPostgres): Promise<Figures> {
     // figure is the mean of its runs.
     const putSecrets = memorySecrets.slice(0, PUT_AGENTS);
     note(`${store}: search p99 ${search.p99.toFixed(1)} ms`);
-    const runs: { n: 1 | 2; put: Load; wall: Load; jobs: Jobs }[] = [];
+    const runs: { n: 1 | 2; put: Load; cpu: Cores; wall: Load; jobs: Jobs }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const n of round % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
         // Each run starts its instances afresh.
         await Promise.all(gws.splice(0).map((g) => g.stop()));
         for (let i = 0; i < n; i++) gws.push(await startGateway(env, dataDir));
         const urls = gws.map((g) => g.url);
+        const cpuBefore = cpuReading(gws, pg);
         const put = await putLoad(urls, putSecrets, `r${round}i${n}`);
+        const cpu = coresSince(cpuBefore, cpuReading(gws, pg));
         const wall = await wallLoad(urls, n === 1 ? wallOne : wallTwo);
         const jobs = await drainJobs(db, urls, jobSecrets);
         note(`${store}: ${n} instance(s), round ${round + 1}: PUT ${put.rps}/s, wall ${wall.rps}/s, jobs ${jobs.jobsPerS.toFixed(0)}/s`);
-        runs.push({ n, put, wall, jobs });
+        runs.push({ n, put, cpu, wall, jobs });
         loadavg.push(`${n} instance(s) ${load()}`);
       }
     }
     const of = (n: 1 | 2) => runs.filter((r) => r.n === n);
     const [put1, put2] = [meanLoad(of(1).map((r) => r.put)), meanLoad(of(2).map((r) => r.put))];
+    const meanCores = (cs: Cores[]): Cores => ({ gateways: mean(cs.map((c) => c.gateways)), database: mean(cs.map((c) => c.database)), load: mean(cs.map((c) => c.load)) });
+    const [cpu1, cpu2] = [meanCores(of(1).map((r) => r.cpu)), meanCores(of(2).map((r) => r.cpu))];
     const [wall1, wall2] = [meanLoad(of(1).map((r) => r.wall)), meanLoad(of(2).map((r) => r.wall))];
     const [jobs1, jobs2] = [meanJobs(of(1).map((r) => r.jobs)), meanJobs(of(2).map((r) => r.jobs))];
-    return { seedS, bulk, put1, put2, search, wall1, wall2, jobs1, jobs2, loadavg };
+    return { seedS, bulk, put1, put2, cpu1, cpu2, search, wall1, wall2, jobs1, jobs2, loadavg };
   } finally {
     await db?.close();
     await Promise.all(gws.map((g) => g.stop()));
@@ -322,6 +349,12 @@ const rate = (l: Load & { runs: number[] }) =>
   `${l.rps.toLocaleString('en')}/s (runs ${l.runs.map((r) => r.toLocaleString('en')).join(', ')}; p50 ${l.p50} ms, p99 ${l.p99} ms${l.non2xx || l.errors ? `, non-2xx ${l.non2xx}, errors ${l.errors}` : ''})`;
 const ratio = (two: number, one: number) => `${(two / one).toFixed(2)}×`;
 const jobs = (j: Jobs & { runs: number[] }) => `${j.jobsPerS.toFixed(0)} jobs/s (runs ${j.runs.map((r) => r.toFixed(0)).join(', ')}): created in ${j.createdS.toFixed(2)} s, all succeeded at ${j.doneS.toFixed(2)} s (lateness p50 ${j.lateP50.toFixed(2)} s, p99 ${j.lateP99.toFixed(2)} s)`;
+/** Cores used by each part, and its CPU time a PUT (cores ÷ PUTs a second; the warm-up counts in both). */
+const cores = (c: Cores, l: Load, store: Store) => {
+  const part = (what: string, x: number) => `${what} ${x.toFixed(2)} (${Math.round((x * 1e6) / l.rps)} µs)`;
+  const parts = [part('gateways', c.gateways), ...(store === 'postgres' ? [part('PostgreSQL', c.database)] : []), part('load generator', c.load)];
+  return `${(c.gateways + c.database + c.load).toFixed(2)} cores: ${parts.join(', ')}`;
+};
 const met = (ok: boolean) => (ok ? '✅ met' : '❌ missed');
 
 export async function postgres(): Promise<string> {
@@ -353,6 +386,8 @@ export async function postgres(): Promise<string> {
   out.push(row('memory PUT, 1 instance', (f) => rate(f.put1), '≥ 1,500/s', (f) => f.put1.rps >= 1500));
   out.push(row('memory PUT, 2 instances', (f) => rate(f.put2), '≥ 1 instance', (f) => f.put2.rps >= f.put1.rps));
   out.push(row('memory PUT, 2 ÷ 1 instances', (f) => ratio(f.put2.rps, f.put1.rps)));
+  out.push(row('CPU during the PUTs, 1 instance (cores, and µs a PUT)', (f) => cores(f.cpu1, f.put1, f === p ? 'postgres' : 'sqlite')));
+  out.push(row('CPU during the PUTs, 2 instances', (f) => cores(f.cpu2, f.put2, f === p ? 'postgres' : 'sqlite')));
   out.push(row('search at 100k entries (sequential)', (f) => `p50 ${f.search.p50.toFixed(1)} ms, p99 ${f.search.p99.toFixed(1)} ms (${f.search.results.toFixed(1)} hits a query)`, 'p99 ≤ 30 ms', (f) => f.search.p99 <= 30));
   out.push(row('wall post, 1 instance', (f) => rate(f.wall1)));
   out.push(row('wall post, 2 instances', (f) => rate(f.wall2), '≥ 1 instance', (f) => f.wall2.rps >= f.wall1.rps));

@@ -25,6 +25,8 @@ export interface TestPostgres {
   /** postgres://gateway@127.0.0.1:<port>/gateway */
   url: string;
   port: number;
+  /** The server's process (its backends are its children). */
+  pid: number;
   /** A new empty database on the same server, for a suite that needs its own. */
   createDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
@@ -79,6 +81,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     url: urlOf('gateway'),
     port,
+    pid: server.pid!,
     async createDatabase(name: string) {
       psql('postgres', `CREATE DATABASE "${name.replace(/"/g, '')}"`);
       return urlOf(name);
