@@ -42,6 +42,10 @@ export async function foundation(): Promise<string> {
   const peerEnv = { BENCH_PEER_SECRET: secret };
   const peerRes = await baseline('fastify-peer.mjs', 'fastify + better-sqlite3 GET /agents/:handle', '/agents/bench-agent', {}, peerEnv);
   const peerOwner = await baseline('fastify-peer.mjs', 'fastify + better-sqlite3 GET /memory/:ns/:key (Bearer)', '/memory/notes/k1', { headers: bearer }, peerEnv);
+  // The same peer keeping a log, as the gateway must (one line or more a request): fastify's own logger, on.
+  const logged = { ...peerEnv, BENCH_PEER_LOG: '1' };
+  const peerLogged = await baseline('fastify-peer.mjs', 'fastify + better-sqlite3 GET /agents/:handle, logger on', '/agents/bench-agent', {}, logged);
+  const peerOwnerLogged = await baseline('fastify-peer.mjs', 'fastify + better-sqlite3 GET /memory/:ns/:key (Bearer), logger on', '/memory/notes/k1', { headers: bearer }, logged);
 
   const ref = await startScript('mcp-reference.mjs');
   const refHeaders = await openMcpSession(`${ref.url}/mcp`);
@@ -58,7 +62,7 @@ export async function foundation(): Promise<string> {
   }
   starts.sort((a, b) => a - b);
 
-  const rows: LoadResult[] = [bareRes, expressRes, peerRes, gwRes, peerOwner, gwOwner, gwA2a];
+  const rows: LoadResult[] = [bareRes, expressRes, peerRes, peerLogged, gwRes, peerOwner, peerOwnerLogged, gwOwner, gwA2a];
   out.push(table(rows, { bare: bareRes.rps, express: expressRes.rps, fastify: peerRes.rps }));
   out.push('');
   out.push(table([refMcp, gwMcp, gwModern], { 'SDK reference': refMcp.rps, bare: bareRes.rps }));
@@ -68,6 +72,7 @@ export async function foundation(): Promise<string> {
   out.push(`- MCP tools/call, 2026-07-28 era: ${(gwModern.rps / bareRes.rps).toFixed(2)}× bare node:http, ${(gwModern.rps / gwMcp.rps).toFixed(2)}× the 2025 session path, ${(gwModern.rps / refMcp.rps).toFixed(2)}× the SDK reference`);
   out.push(`- REST GET /agents/{handle}: ${(gwRes.rps / peerRes.rps).toFixed(2)}× the fastify peer (issue 26 target ≥ 1.0)`);
   out.push(`- owner read GET /memory/{ns}/{key} with a Bearer: ${(gwOwner.rps / peerOwner.rps).toFixed(2)}× the fastify peer's bearer variant (issue 26 target ≥ 1.0)`);
+  out.push(`- the same two reads against the fastify peer with its logger on (fastify's default request logging, as the gateway keeps an access line): ${(gwRes.rps / peerLogged.rps).toFixed(2)}×, ${(gwOwner.rps / peerOwnerLogged.rps).toFixed(2)}×`);
   out.push(`- MCP tools/call against bare node:http: 2026-07-28 era ${(gwModern.rps / bareRes.rps).toFixed(2)}× (issue 26 target ≥ 0.35), 2025 session path ${(gwMcp.rps / bareRes.rps).toFixed(2)}× (target ≥ 0.25); both ≥ 2× the SDK reference`);
   out.push(`- A2A message/send (base64 encode, a stored task each): ${(gwA2a.rps / expressRes.rps).toFixed(2)}× minimal express (issue 26 target ≥ 0.8)`);
   out.push(`- start-up to ready (spawn → listening, median of 5): ${starts[2].toFixed(0)} ms (target < 1000; issue 26 target < 500)`);

@@ -1,7 +1,8 @@
 // The peer a user would write by hand (issue 26): fastify 5 + better-sqlite3 serving the gateway's public profile
 // JSON from a table by handle, and an owner read (GET /memory/:ns/:key) behind a bearer check that hashes the
 // secret and looks the agent up, as the gateway does. Its data: the agent `bench-agent` with the secret in
-// BENCH_PEER_SECRET and one memory entry. Prints READY <port>.
+// BENCH_PEER_SECRET and one memory entry. Prints READY <port>. BENCH_PEER_LOG=1 turns fastify's own logger on (pino,
+// its default request logging) into /dev/null, where the bench also sends the gateway's access lines.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,7 +28,7 @@ const byHandle = db.prepare('SELECT handle, bio, xp, created_at FROM agents WHER
 const bySecret = db.prepare('SELECT id FROM agents WHERE secret_hash = ?');
 const entry = db.prepare('SELECT namespace, key, value, version, updated_at FROM memory WHERE agent_id = ? AND namespace = ? AND key = ?');
 
-const app = Fastify({ logger: false });
+const app = Fastify({ logger: process.env.BENCH_PEER_LOG ? { level: 'info', file: '/dev/null' } : false });
 app.get('/agents/:handle', async (req, reply) => {
   const a = byHandle.get(req.params.handle);
   if (!a) return reply.code(404).send({ error: 'not_found' });
