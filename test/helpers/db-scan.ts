@@ -1,6 +1,6 @@
 // Walks every table and column of the database looking for a value (an agent's id or handle, a secret), on
 // SQLite (sqlite_master, leaving out FTS5 shadow tables) or PostgreSQL (information_schema, leaving out the
-// generated tsvector columns, whose tokens are the row's own text again).
+// tsvector columns, whose tokens are the row's own text again).
 import type { Db } from '../../src/store/db.js';
 
 export interface Hit {

@@ -168,6 +168,10 @@ describe.skipIf(!hasPostgres)('migrate-store', () => {
       try {
         gw.clock.set(lite.clock.now());
         expect(await snapshot(gw, agents)).toEqual(before);
+        // The copied entries are in the full-text index: the copy fills the vector its disabled trigger would have.
+        const found = await api(gw.url, 'GET', '/memory/search?q=ledger', { secret: agents.alice.secret });
+        expect(found.body.results.map((r: { key: string }) => r.key)).toEqual(['plan']);
+        expect((await pgDb.query('SELECT count(*)::int AS n FROM memory_entries WHERE fts IS NULL')).rows[0].n).toBe(0);
         // New writes: fresh ids past the copied ones, triggers counting again.
         const next = await api(gw.url, 'POST', '/wall', { body: { text: 'first post on #postgres' }, secret: agents.bob.secret });
         expect(next.status).toBe(201);

@@ -361,6 +361,16 @@ async function runBoth(c: Case) {
 
 /** Triggers only PostgreSQL has: NOTIFY to other instances (027_change_signals). */
 const PG_SIGNALS = ['memory_changes_signal', 'resource_changes_signal', 'a2a_tasks_signal'];
+/** The memory full-text vector's trigger (038), where SQLite keeps FTS5 tables with triggers of their own. */
+const PG_FTS = ['memory_entries_fts'];
+/** The vector as migration 032 generated it, written out here as the trigger must keep computing it. */
+const FTS_032 = `setweight(to_tsvector('simple', fts5_words(key)), 'A')
+  || setweight(to_tsvector('simple', fts5_words(tags::text)), 'B')
+  || setweight(to_tsvector('simple', fts5_words(namespace)), 'C')
+  || setweight(to_tsvector('simple', fts5_words(memory_words(value))), 'C')
+  || setweight(to_tsvector('simple',
+       CASE WHEN agent_id IS NULL THEN 'pub' ELSE 'o' || sqlite_hex(agent_id) || ' n' || sqlite_hex(agent_id || '/' || namespace) || CASE WHEN visibility = 'public' THEN ' pub' ELSE '' END END
+       || ' x' || sqlite_hex(namespace)), 'D')`;
 
 describe.skipIf(!hasPostgres)('PostgreSQL triggers behave as the SQLite ones (differential)', () => {
   it('every SQLite trigger has a PostgreSQL trigger of the same name and a case below', async () => {
@@ -371,10 +381,54 @@ describe.skipIf(!hasPostgres)('PostgreSQL triggers behave as the SQLite ones (di
     await tmpl.connect();
     const pgNames = (await tmpl.query("SELECT t.tgname AS name FROM pg_trigger t WHERE NOT t.tgisinternal ORDER BY 1")).rows.map((r) => r.name as string);
     await tmpl.end();
-    // PostgreSQL alone signals other instances (027_change_signals: NOTIFY, tested below).
-    expect(pgNames.filter((n) => !PG_SIGNALS.includes(n)).sort()).toEqual([...names].sort());
-    expect(pgNames.filter((n) => PG_SIGNALS.includes(n)).sort()).toEqual([...PG_SIGNALS].sort());
+    // PostgreSQL alone signals other instances (027_change_signals: NOTIFY) and keeps the memory vector (038), both tested below.
+    const pgOnly = [...PG_SIGNALS, ...PG_FTS];
+    expect(pgNames.filter((n) => !pgOnly.includes(n)).sort()).toEqual([...names].sort());
+    expect(pgNames.filter((n) => pgOnly.includes(n)).sort()).toEqual([...pgOnly].sort());
     expect([...new Set(cases.flatMap((c) => c.triggers))].sort()).toEqual([...names].sort());
+  });
+
+  it('keeps the memory vector as migration 032 generated it, through every write that changes what it is made of', async () => {
+    await admin.query('CREATE DATABASE fts TEMPLATE tmpl');
+    const pgc = new pg.Client(server.url.replace(/\/gateway$/, '/fts'));
+    await pgc.connect();
+    const stale = async () => (await pgc.query(`SELECT key FROM memory_entries WHERE fts IS DISTINCT FROM (${FTS_032}) ORDER BY key`)).rows.map((r) => r.key);
+    const found = async (word: string) => (await pgc.query("SELECT key FROM memory_entries WHERE fts @@ to_tsquery('simple', $1) ORDER BY key", [word])).rows.map((r) => r.key);
+    try {
+      for (const a of AGENTS) await pgc.query(a);
+      await pgc.query(entry('a1', 'k1', '{"note":"first draft"}'));
+      await pgc.query(entry(null, 'k2', '{"note":"scratch pad"}'));
+      await pgc.query(
+        `INSERT INTO memory_entries (agent_id, namespace, key, value, size, visibility, tags, version, created_at, updated_at)
+         VALUES ('a2', 'pub', 'k3', '{"note":"open letter"}', 20, 'public', '["news"]', 1, 1, 1)`,
+      );
+      expect(await stale()).toEqual([]);
+      expect(await found('draft')).toEqual(['k1']);
+      // The gateway's upsert (tools/memory/store/entries.ts) replaces the value and the tags.
+      await pgc.query(
+        `${entry('a1', 'k1', '{"note":"final copy"}')} ON CONFLICT (coalesce(agent_id, ''), namespace, key)
+         DO UPDATE SET value = excluded.value, tags = '["done"]', size = excluded.size, version = memory_entries.version + 1`,
+      );
+      expect(await found('draft')).toEqual([]);
+      expect(await found('final & done')).toEqual(['k1']);
+      await pgc.query("UPDATE memory_entries SET visibility = 'public' WHERE key = 'k1'");
+      await pgc.query("UPDATE memory_entries SET namespace = 'moved' WHERE key = 'k3'");
+      await pgc.query("UPDATE memory_entries SET key = 'k2b' WHERE key = 'k2'");
+      expect(await stale()).toEqual([]);
+      expect(await found(`'pub':D & final`)).toEqual(['k1']);
+      // A write to none of its columns (the facts worker's mark, a pin) keeps the vector as it was.
+      await pgc.query("UPDATE memory_entries SET facts_version = version, pinned = 1");
+      expect(await stale()).toEqual([]);
+      // A vector written by hand on insert is replaced by the one the row makes.
+      await pgc.query(
+        `INSERT INTO memory_entries (agent_id, namespace, key, value, size, tags, version, created_at, updated_at, fts)
+         VALUES ('a3', 'notes', 'k4', '{"note":"honest words"}', 20, '[]', 1, 1, 1, to_tsvector('simple', 'forged'))`,
+      );
+      expect(await stale()).toEqual([]);
+      expect(await found('forged')).toEqual([]);
+    } finally {
+      await pgc.end();
+    }
   });
 
   it('signals other instances after a committed write to a change log or an A2A task (LISTEN/NOTIFY), never after a rollback', async () => {

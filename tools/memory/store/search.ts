@@ -57,7 +57,7 @@ const NO_SCOPE = 'none';
  *
  * SQLite: FTS5 with BM25 (`rank`, lower is better), asked twice and merged: memory_fts for the caller's own and
  * shared entries, memory_fts_pub for public ones (migration 033: BM25 no longer counts every public entry to weigh
- * the "pub" token). PostgreSQL: the generated tsvector `memory_entries.fts`,
+ * the "pub" token). PostgreSQL: the tsvector `memory_entries.fts` (kept by a trigger, migration 038),
  * where the scope tokens are weight D and key/tags/namespace+text A/B/C (docs/decisions/postgres-schema.md). The
  * visibility and words are one tsquery for the GIN index; the rank is ts_rank of the words alone, ORed (each
  * word's weighted occurrences, averaged: key 4, tags 2, namespace and text 1, as the BM25 weights), negated so
