@@ -2,11 +2,11 @@
 // verifies it. The SQLite file is read on a read-only connection of its own inside one read transaction, so a
 // gateway still writing to it cannot make the copy inconsistent (the copy is the WAL snapshot of its first read).
 // The tables and columns come from PostgreSQL's catalog after `migratePostgres`: every base table but
-// schema_migrations, every column SQLite has too (not the full-text vectors, generated or kept by a trigger), in foreign-key order;
-// a column PostgreSQL has and SQLite does not (x402_payments.seq) is filled by its identity, rows inserted in
-// SQLite rowid order. Rows go in batches of multi-row INSERTs in one PostgreSQL transaction with the user
-// triggers disabled (the rows already carry their effects: counters, mentions, ledgers that refuse UPDATE), so the
-// memory vectors a trigger keeps are filled afterwards (FILLED_BY_TRIGGERS);
+// schema_migrations, every column SQLite has too (not the full-text vectors, generated or kept by a trigger),
+// in foreign-key order; a column PostgreSQL has and SQLite does not (x402_payments.seq) is filled by its
+// identity, rows inserted in SQLite rowid order. Rows go in batches of multi-row INSERTs in one PostgreSQL
+// transaction with the user triggers disabled (the rows already carry their effects: counters, mentions, ledgers
+// that refuse UPDATE), so the memory vectors a trigger keeps are filled afterwards (FILL_MEMORY_VECTORS);
 // foreign keys stay checked. Identity sequences are moved past the copied ids (and past SQLite's AUTOINCREMENT
 // high-water mark), triggers re-enabled, and every table read back inside the same transaction: row count and a
 // SHA-256 over the rows in primary-key order must equal SQLite's, or the transaction is rolled back.
@@ -21,10 +21,10 @@ import { Database } from './sqlite-driver.js';
 import { catalog, checkEmpty, clearSeeds, CopyStoreError, quote, type Column, type Kind, type Table } from './copy-catalog.js';
 import { unpackValue } from './value-codec.js';
 
-/** Columns a PostgreSQL trigger computes from the row, which the copy's disabled triggers leave empty (migration 038). */
-const FILLED_BY_TRIGGERS = ['UPDATE memory_entries SET fts = memory_fts_vector(key, tags, namespace, value, agent_id, visibility)'];
-
 export { CopyStoreError };
+
+/** The memory full-text vectors, which a trigger computes from each row and the copy's disabled triggers leave empty (migration 038). */
+const FILL_MEMORY_VECTORS = 'UPDATE memory_entries SET fts = memory_fts_vector(key, tags, namespace, value, agent_id, visibility)';
 
 export interface TableReport {
   table: string;
@@ -281,7 +281,7 @@ export async function copyStore(opts: { sqliteFile: string; pgUrl: string }): Pr
         const h = await copyTable(lite, client, t);
         expected.set(t.name, { rows: h.rows, sha256: h.digest(), ms: Math.round(performance.now() - t0) });
       }
-      for (const sql of FILLED_BY_TRIGGERS) await client.query(sql);
+      await client.query(FILL_MEMORY_VECTORS);
       await setIdentities(lite, client, tables); // reads sqlite_sequence in the same snapshot
       lite.exec('COMMIT');
       for (const t of tables) await client.query(`ALTER TABLE ${quote(t.name)} ENABLE TRIGGER USER`);
