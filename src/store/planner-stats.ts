@@ -1,8 +1,9 @@
 // Planner statistics the gateway keeps. ANALYZE (or PRAGMA optimize, run by an operator) leaves per-table counts
-// in sqlite_stat1 and, in this SQLite build (STAT4), samples of index values in sqlite_stat4. With samples, SQLite
-// plans by the bound value: each new binding of an indexed equality prepares the statement again, and the
-// gateway's statements are prepared once and run thousands of times a second with new values (with bound limits,
-// re-preparing took a sixth of a topic page's time). The samples are dropped at start-up; the counts stay.
+// in sqlite_stat1 and, in this SQLite build (STAT4), samples of index values in sqlite_stat4. The gateway's
+// parameters reach SQLite as +? (sqlite-connection.ts), so samples no longer make a statement prepare again on
+// each binding, as they did for every indexed equality; they would still weigh the literals in its SQL. They are
+// dropped at start-up so that plans stay the ones measured here, whether or not an operator ran ANALYZE; the
+// counts stay.
 import type { Db } from './db.js';
 
 export async function dropValueSamples(db: Db): Promise<void> {

@@ -1,15 +1,32 @@
-// Statements keep the plan they were prepared with: a bound LIMIT/OFFSET is written so that SQLite does not
-// re-plan on each binding, and index value samples (STAT4) left by ANALYZE are dropped at start-up.
+// Statements keep the plan they were prepared with: every placeholder is written so that SQLite does not re-plan
+// on each binding, and index value samples (STAT4) left by ANALYZE are dropped at start-up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropValueSamples } from '../../src/store/planner-stats.js';
-import { planStableLimits } from '../../src/store/sqlite-connection.js';
+import { Connection, planStableParameters } from '../../src/store/sqlite-connection.js';
 import { migratedDb, type MigratedDb } from '../helpers/migrated-db.js';
 
-describe('bound LIMIT and OFFSET', () => {
-  it('are rewritten as +? (also numbered, in any case), and nothing else is touched', () => {
-    expect(planStableLimits('SELECT a FROM t ORDER BY a LIMIT ? OFFSET ?')).toBe('SELECT a FROM t ORDER BY a LIMIT +? OFFSET +?');
-    expect(planStableLimits('select a from t limit\n  ?3')).toBe('select a from t limit\n  +?3');
-    for (const sql of ['SELECT a FROM t LIMIT 5', 'SELECT limit_x FROM t WHERE a = ?', "SELECT 'LIMIT' || ? AS s"]) expect(planStableLimits(sql)).toBe(sql);
+describe('bound parameters', () => {
+  it('are rewritten as +? (also numbered), and quoted text and comments are left alone', () => {
+    expect(planStableParameters('SELECT a FROM t WHERE b = ? AND c IN (?, ?) ORDER BY a LIMIT ? OFFSET ?')).toBe(
+      'SELECT a FROM t WHERE b = +? AND c IN (+?, +?) ORDER BY a LIMIT +? OFFSET +?',
+    );
+    expect(planStableParameters('select a from t where b=?2 limit\n  ?1')).toBe('select a from t where b=+?2 limit\n  +?1');
+    expect(planStableParameters("SELECT 'it''s ?' || ? AS s, \"q?\" FROM [t?] WHERE k LIKE ? ESCAPE '\\' -- why?\n AND x = ? /* ? */")).toBe(
+      "SELECT 'it''s ?' || +? AS s, \"q?\" FROM [t?] WHERE k LIKE +? ESCAPE '\\' -- why?\n AND x = +? /* ? */",
+    );
+    for (const sql of ['SELECT a FROM t LIMIT 5', 'SELECT a FROM t LIMIT +?', "SELECT '?' AS q", 'SELECT 1 -- ?']) expect(planStableParameters(sql)).toBe(sql);
+  });
+
+  it('reach SQLite as +?, the statement SQLite keeps', () => {
+    const conn = Connection.open(':memory:', { readonly: false });
+    try {
+      conn.exec('CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT, n INTEGER)');
+      conn.run('INSERT INTO kv (k, v, n) VALUES (?, ?, ?)', ['a', 'x', 1]);
+      expect(conn.all('SELECT k FROM kv WHERE v = ? ORDER BY n LIMIT ?', ['x', 5])).toEqual([{ k: 'a' }]);
+      expect(conn.statements).toEqual(['INSERT INTO kv (k, v, n) VALUES (+?, +?, +?)', 'SELECT k FROM kv WHERE v = +? ORDER BY n LIMIT +?']);
+    } finally {
+      conn.close();
+    }
   });
 
   describe('on a real database', () => {
