@@ -131,24 +131,36 @@ export interface ServiceUsage {
   spent: number;
 }
 
-/** Per service in a UTC month (`YYYY-MM`): orders placed, delivered, and micro-dollars captured (kept by triggers). */
-export const usageInMonth = (q: Queryable, accountId: string, month: string) =>
-  q.all<ServiceUsage>('SELECT service, orders, delivered, spent FROM account_month_usage WHERE account_id = ? AND month = ? ORDER BY service', [accountId, month]);
-
-export interface AccountTotals {
+export interface AccountUsage {
   balance: number;
   open_orders: number;
   held: number;
   captured: number;
   charges: number;
+  /** Per service in the month asked for: orders placed, delivered, and micro-dollars captured. */
+  services: ServiceUsage[];
 }
 
-/** The balance with open orders, what they hold, and all captured charges (kept by triggers). */
-export async function accountTotals(q: Queryable, accountId: string): Promise<AccountTotals> {
-  const row = await q.get<AccountTotals>(
-    `SELECT b.balance, COALESCE(s.open_orders, 0) AS open_orders, COALESCE(s.held, 0) AS held, COALESCE(s.captured, 0) AS captured, COALESCE(s.charges, 0) AS charges
-     FROM account_balances b LEFT JOIN account_stats s ON s.account_id = b.account_id WHERE b.account_id = ?`,
-    [accountId],
+type UsageRow = Omit<AccountUsage, 'services'> & { service: string | null; orders: number | null; delivered: number | null; spent: number | null };
+
+/**
+ * The balance with open orders, what they hold, all captured charges, and this UTC month's (`YYYY-MM`) use per
+ * service, all kept by triggers: one statement, so the totals and the month are read in one snapshot (a row per
+ * service, the totals repeated; one row with no service when the month has none).
+ */
+export async function accountUsage(q: Queryable, accountId: string, month: string): Promise<AccountUsage> {
+  const rows = await q.all<UsageRow>(
+    `SELECT b.balance, COALESCE(s.open_orders, 0) AS open_orders, COALESCE(s.held, 0) AS held, COALESCE(s.captured, 0) AS captured,
+            COALESCE(s.charges, 0) AS charges, m.service, m.orders, m.delivered, m.spent
+     FROM account_balances b
+     LEFT JOIN account_stats s ON s.account_id = b.account_id
+     LEFT JOIN account_month_usage m ON m.account_id = b.account_id AND m.month = ?
+     WHERE b.account_id = ? ORDER BY m.service`,
+    [month, accountId],
   );
-  return row ?? { balance: 0, open_orders: 0, held: 0, captured: 0, charges: 0 };
+  const first = rows[0];
+  const services: ServiceUsage[] = [];
+  for (const r of rows) if (r.service !== null) services.push({ service: r.service, orders: r.orders ?? 0, delivered: r.delivered ?? 0, spent: r.spent ?? 0 });
+  if (!first) return { balance: 0, open_orders: 0, held: 0, captured: 0, charges: 0, services };
+  return { balance: first.balance, open_orders: first.open_orders, held: first.held, captured: first.captured, charges: first.charges, services };
 }

@@ -6,7 +6,7 @@ import { microToUsd } from '../../src/commerce/prices.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { countSignups } from '../../src/store/accounts.js';
-import { accountTotals, usageInMonth } from '../../src/store/orders.js';
+import { accountUsage } from '../../src/store/orders.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const usd = (micro: number) => ({ micro_usd: micro, usd: microToUsd(micro) });
@@ -65,17 +65,17 @@ export const usage = defineTool({
     const account = ctx.caller.account!;
     const now = new Date(ctx.clock.now());
     const month = now.toISOString().slice(0, 7);
-    const [totals, services] = await Promise.all([accountTotals(ctx.db, account.id), usageInMonth(ctx.db, account.id, month)]);
+    const use = await accountUsage(ctx.db, account.id, month);
     return {
       account_id: account.id,
       email: account.email,
-      balance: totals.balance,
-      balance_usd: microToUsd(totals.balance),
+      balance: use.balance,
+      balance_usd: microToUsd(use.balance),
       unit: 'micro_usd',
-      month: { starts_at: `${month}-01T00:00:00.000Z`, services: services.map((s) => ({ service: s.service, orders: s.orders, delivered: s.delivered, spent: usd(s.spent) })) },
-      open_orders: totals.open_orders,
-      held: usd(totals.held),
-      captured: { ...usd(totals.captured), charges: totals.charges },
+      month: { starts_at: `${month}-01T00:00:00.000Z`, services: use.services.map((s) => ({ service: s.service, orders: s.orders, delivered: s.delivered, spent: usd(s.spent) })) },
+      open_orders: use.open_orders,
+      held: usd(use.held),
+      captured: { ...usd(use.captured), charges: use.charges },
     };
   },
 });
