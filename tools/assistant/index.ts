@@ -7,8 +7,10 @@ import { defineTool } from '../../src/registry/define-tool.js';
 import type { Tool } from '../../src/registry/types.js';
 import type { Answer } from './router.js';
 
-// The router (intents, the ranked catalogue, phrasing) loads with the first question, not at start-up.
-const router = () => import('./router.js');
+// The router (intents, the ranked catalogue, phrasing) loads with the first question, not at start-up. The
+// promise is kept: import() of a module already loaded still costs about 3 µs a call.
+let loading: Promise<typeof import('./router.js')> | undefined;
+const router = () => (loading ??= import('./router.js'));
 
 const Prev = z
   .union([z.string().max(20_000), z.array(z.string().max(20_000)).max(20)])
