@@ -158,9 +158,8 @@ export async function accountUsage(q: Queryable, accountId: string, month: strin
      WHERE b.account_id = ? ORDER BY m.service`,
     [month, accountId],
   );
-  const first = rows[0];
+  const t = rows[0] ?? { balance: 0, open_orders: 0, held: 0, captured: 0, charges: 0 };
   const services: ServiceUsage[] = [];
   for (const r of rows) if (r.service !== null) services.push({ service: r.service, orders: r.orders ?? 0, delivered: r.delivered ?? 0, spent: r.spent ?? 0 });
-  if (!first) return { balance: 0, open_orders: 0, held: 0, captured: 0, charges: 0, services };
-  return { balance: first.balance, open_orders: first.open_orders, held: first.held, captured: first.captured, charges: first.charges, services };
+  return { balance: t.balance, open_orders: t.open_orders, held: t.held, captured: t.captured, charges: t.charges, services };
 }

@@ -63,7 +63,8 @@ describe('full-text search', () => {
       expect(await found('quokka', b.secret)).toEqual(['rw/note']);
     }
     // FTS5 checks its index against the entries' current text (rank 1): an entry left stale would fail this. On
-    // PostgreSQL the vector is computed from the row by a trigger on every write that changes what it is made of; the searches above hold.
+    // PostgreSQL a trigger computes the vector from the row on every write that changes what it is made of; the
+    // searches above hold.
     if (gw.gateway.db.dialect === 'sqlite') {
       await expect(gw.gateway.db.run("INSERT INTO memory_fts (memory_fts, rank) VALUES ('integrity-check', 1)")).resolves.toBeDefined();
       await expect(gw.gateway.db.run("INSERT INTO memory_fts_pub (memory_fts_pub, rank) VALUES ('integrity-check', 1)")).resolves.toBeDefined();
