@@ -1,63 +1,52 @@
-// Full-text search over memory (BM25 with snippets), the cross-source /search with reciprocal rank fusion,
-// and corpus counts. Another agent's private entries can never match: the rule is in the SQL.
+// Memory search (relevance by default, or every word), the cross-source /search with reciprocal rank fusion, and
+// corpus counts. Another agent's private entries can never match: the rule is in the SQL.
 import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
-import type { ToolContext } from '../../src/registry/types.js';
+import { numberInput } from '../../src/registry/number-input.js';
 import { limitParam, OwnerHandle } from './limits.js';
-import { ftsQuery, corpusStats, searchMemory, type SearchHit } from './store/search.js';
-import { sharedWith } from './store/acl.js';
-import { snippetter } from './snippet.js';
-import { iso } from './shape.js';
-import { semanticRerank } from './semantic.js';
+import { runMemorySearch } from './ranked-search.js';
+import { corpusStats } from './store/search.js';
 
 const NamespaceFilter = z.string().max(64).optional().describe('Only this namespace (default all).');
-
-function aclStatus(hit: SearchHit, callerId: string | null): 'own' | 'shared' | 'public' {
-  if (callerId && hit.owner_id === callerId) return 'own';
-  if (hit.visibility === 'public' || hit.owner_id === null) return 'public';
-  return 'shared';
-}
-
-export async function runMemorySearch(ctx: ToolContext, q: string, namespace: string | undefined, limit: number) {
-  const match = ftsQuery(q);
-  if (!match) return [];
-  const callerId = ctx.caller.agent?.id ?? null;
-  const shared = callerId ? await sharedWith(ctx.db, callerId) : [];
-  const rows = await searchMemory(ctx.db, { match, q, callerId, shared, namespace: namespace || null, limit, now: ctx.clock.now() });
-  // The index already limited hits to what the caller may see; this re-check is defence in depth.
-  const sharedSet = new Set(shared.map((s) => `${s.owner_id}/${s.namespace}`));
-  const snippet = snippetter(q.match(/[\p{L}\p{N}_]+/gu) ?? []);
-  const hits: SearchHit[] = rows
-    .filter((r) => r.owner_id === null || r.owner_id === callerId || r.visibility === 'public' || sharedSet.has(`${r.owner_id}/${r.namespace}`))
-    .map(({ text, ...r }) => ({ ...r, snippet: snippet(text) }));
-  const ranked = await semanticRerank(ctx, q, hits, limit);
-  return ranked.map((h) => ({
-    source: 'memory' as const,
-    owner: h.owner,
-    namespace: h.namespace,
-    key: h.key,
-    snippet: h.snippet,
-    tags: JSON.parse(h.tags) as string[],
-    score: Number((-h.score).toPrecision(4)),
-    acl_status: aclStatus(h, callerId),
-    updated_at: iso(h.updated_at),
-  }));
-}
+const Question = z
+  .string()
+  .max(500)
+  .default('')
+  .describe('What to find, in plain language or keywords: "When did Caroline go to the support group?" works as it is. word* matches a prefix.');
+export const MatchParam = z
+  .enum(['any', 'all'])
+  .default('any')
+  .describe('any (default): ranked by relevance, an entry needs one of the words; question and stop words weigh nothing. all: only entries holding every word (a filter).');
 
 export const memorySearch = defineTool({
   name: 'memory_search',
   title: 'Search memory',
   toolset: 'memory',
   description:
-    'Full-text search (BM25, with snippets) over keys, values and tags of your own entries, entries shared with you, ' +
-    "public entries and the scratchpad. Never another agent's private entries. With an embeddings endpoint configured, " +
-    'results are fused with vector similarity.',
-  input: z.object({ q: z.string().max(500).default('').describe('Words to find.'), ns: NamespaceFilter, handle: OwnerHandle, limit: limitParam(100, 20) }),
+    'Finds what you stored, asked in your own words: ranked by relevance (BM25 over keys, values and tags, stemmed, ' +
+    'with phrase and neighbour boosts) over your own entries, entries shared with you, public entries and the ' +
+    "scratchpad; never another agent's private entries. Each result has a snippet, its times (created_at, updated_at) " +
+    'and, with neighbors=N, the N entries written before and after it in its namespace, to answer when and who. ' +
+    'match=all keeps only entries holding every word. With an embeddings endpoint configured, results are fused with ' +
+    'vector similarity.',
+  input: z.object({
+    q: Question,
+    ns: NamespaceFilter,
+    handle: OwnerHandle,
+    limit: limitParam(100, 20),
+    match: MatchParam,
+    neighbors: numberInput(z.number().int().min(0).max(5)).default(0).describe('Entries to return on each side of each hit, in its namespace (0-5, default 0).'),
+    order: z.enum(['time', 'key']).default('time').describe('What "beside" means for neighbors: time (when written, default) or key order.'),
+  }),
   auth: 'optional_owner',
   selfField: 'handle',
   annotations: { readOnlyHint: true },
-  handler: async (input, ctx) => ({ q: input.q, results: await runMemorySearch(ctx, input.q, input.ns, input.limit) }),
+  handler: async (input, ctx) => ({
+    q: input.q,
+    match: input.match,
+    results: await runMemorySearch(ctx, { q: input.q, namespace: input.ns, limit: input.limit, match: input.match, neighbors: input.neighbors, order: input.order }),
+  }),
 });
 
 const RRF_K = 60;
@@ -67,24 +56,27 @@ export const unifiedSearch = defineTool({
   title: 'Search memory and the wall',
   toolset: 'memory',
   description:
-    'Searches memory and the public wall; returns per-source results and one merged list ranked by reciprocal rank ' +
-    'fusion, each item tagged with source and acl_status (own, shared, public). Anonymous callers see public items only.',
+    'Searches memory and the public wall, asked in plain language or keywords; returns per-source results and one ' +
+    'merged list ranked by reciprocal rank fusion, each item tagged with source and acl_status (own, shared, public). ' +
+    'Anonymous callers see public items only.',
   input: z.object({
-    q: z.string().max(500).default('').describe('Words to find.'),
+    q: Question,
     handle: OwnerHandle,
     sources: z.enum(['both', 'memory', 'wall']).default('both').describe('both, memory or wall.'),
     limit: limitParam(50, 10),
+    match: MatchParam,
   }),
   auth: 'optional_owner',
   selfField: 'handle',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {
-    const memory = input.sources === 'wall' ? [] : await runMemorySearch(ctx, input.q, undefined, input.limit);
+    const memory =
+      input.sources === 'wall' ? [] : await runMemorySearch(ctx, { q: input.q, limit: input.limit, match: input.match, neighbors: 0, order: 'time' });
     const wallTool = ctx.services.listTools().some((t) => t.name === 'wall_search');
     const wall =
       input.sources === 'memory' || !wallTool || !input.q.trim()
         ? []
-        : (((await ctx.call('wall_search', { q: input.q, limit: input.limit })) as { results: Record<string, unknown>[] }).results ?? []).map((w) => ({
+        : (((await ctx.call('wall_search', { q: input.q, limit: input.limit, match: input.match })) as { results: Record<string, unknown>[] }).results ?? []).map((w) => ({
             ...w,
             source: 'wall' as const,
             acl_status: 'public' as const,

@@ -24,7 +24,8 @@ function cosine(a: Float32Array | number[], b: Float32Array): number {
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
-export async function semanticRerank(ctx: ToolContext, q: string, hits: SearchHit[], limit: number): Promise<SearchHit[]> {
+/** The lexical hits fused with the entries nearest in meaning (reciprocal rank fusion); `score` becomes the fused one. */
+export async function semanticRerank(ctx: ToolContext, q: string, hits: SearchHit[], { limit, namespace }: { limit: number; namespace: string | null }): Promise<SearchHit[]> {
   const cfg = ctx.config.embeddings;
   if (!cfg) return hits;
   let query: number[];
@@ -35,7 +36,7 @@ export async function semanticRerank(ctx: ToolContext, q: string, hits: SearchHi
     return hits;
   }
   const callerId = ctx.caller.agent?.id ?? null;
-  const vectors = await visibleVectors(ctx.db, { callerId, namespace: null, limit: VECTOR_CANDIDATES, now: ctx.clock.now() });
+  const vectors = await visibleVectors(ctx.db, { callerId, namespace, limit: VECTOR_CANDIDATES, now: ctx.clock.now() });
   const bySimilarity = vectors
     .map((v) => ({ id: v.id, sim: cosine(query, toVector(v.vector)) }))
     .sort((a, b) => b.sim - a.sim)
@@ -49,5 +50,5 @@ export async function semanticRerank(ctx: ToolContext, q: string, hits: SearchHi
   return [...known.values()]
     .sort((a, b) => (score.get(b.id) ?? 0) - (score.get(a.id) ?? 0))
     .slice(0, limit)
-    .map((h) => ({ ...h, score: -(score.get(h.id) ?? 0) * 100 }));
+    .map((h) => ({ ...h, score: (score.get(h.id) ?? 0) * 100 }));
 }

@@ -7,7 +7,7 @@ import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { HandleRef } from '../identity/handles.js';
 import { agentByHandle } from '../identity/store.js';
-import { ftsQuery } from '../memory/store/search.js';
+import { anyWordQuery, ftsQuery } from '../memory/store/search.js';
 import { snippetter } from '../memory/snippet.js';
 import { PostId, THREAD_MAX } from './limits.js';
 import { parsePosts, wallBase, type ShownPost } from './shape.js';
@@ -135,12 +135,18 @@ export const wallSearch = defineTool({
   name: 'wall_search',
   title: 'Search the wall',
   toolset: 'wall',
-  description: 'Full-text search over wall posts (every word must match; the last may be a prefix), best first, with snippets.',
-  input: z.object({ q: z.string().max(500).describe('Words to find.'), limit: numberInput(z.number().int().min(1).max(50)).default(10).describe('How many (1-50, default 10).') }),
+  description:
+    'Full-text search over wall posts, best first, with snippets: every word must match (the last may be a prefix), or ' +
+    'with match=any, posts holding any of the words, question and stop words left out.',
+  input: z.object({
+    q: z.string().max(500).describe('Words to find.'),
+    limit: numberInput(z.number().int().min(1).max(50)).default(10).describe('How many (1-50, default 10).'),
+    match: z.enum(['all', 'any']).default('all').describe('all (default): every word; any: any of the words, ranked.'),
+  }),
   auth: 'public',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {
-    const match = ftsQuery(input.q);
+    const match = input.match === 'all' ? ftsQuery(input.q) : anyWordQuery(input.q);
     if (!match) return { q: input.q, results: [] };
     await catchUp(ctx.db);
     const rows = await searchPosts(ctx.db, match, input.limit);

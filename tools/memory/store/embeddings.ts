@@ -31,8 +31,8 @@ export const visibleVectors = (db: Db, o: { callerId: string | null; namespace: 
 export const hitsByIds = (db: Db, ids: number[]) =>
   ids.length === 0
     ? Promise.resolve([])
-    : db.all<{ id: number; owner: string | null; owner_id: string | null; namespace: string; key: string; visibility: string; tags: string; updated_at: number; snippet: string }>(
-        `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.updated_at, substr(memory_words(e.value), 1, 120) AS snippet
+    : db.all<{ id: number; owner: string | null; owner_id: string | null; namespace: string; key: string; visibility: string; tags: string; created_at: number; updated_at: number; snippet: string }>(
+        `SELECT e.id, a.handle AS owner, e.agent_id AS owner_id, e.namespace, e.key, e.visibility, e.tags, e.created_at, e.updated_at, substr(memory_words(e.value), 1, 120) AS snippet
          FROM memory_entries e LEFT JOIN agents a ON a.id = e.agent_id WHERE e.id IN (${ids.map(() => '?').join(',')})`,
         ids,
       );

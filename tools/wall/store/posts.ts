@@ -229,7 +229,8 @@ const SEARCH: Record<Dialect, string> = {
 
 /**
  * An FTS5 query as ftsQuery (tools/memory/store/search.ts) writes it (`"word"` or `"prefix"*`, each word
- * required) as a tsquery text (`'word' & 'prefix':*`), passed as a parameter. The words are letters, digits and
+ * required) as a tsquery text (`'word' & 'prefix':*`), passed as a parameter; anyWordQuery's words, joined by OR,
+ * become `'word' | 'other'`. The words are letters, digits and
  * `_` only, so nothing in them is tsquery syntax; a word of underscores alone has no token in FTS5 and is left
  * out (null: no word is left, and nothing matches, as FTS5's empty phrase).
  */
@@ -237,7 +238,8 @@ export const toTsquery = (match: string): string | null => {
   const terms = [...match.matchAll(/"([^"]*)"(\*?)/g)]
     .filter(([, word]) => /[\p{L}\p{N}]/u.test(word))
     .map(([, word, star]) => `'${word.replace(/'/g, "''")}'${star ? ':*' : ''}`);
-  return terms.length ? terms.join(' & ') : null;
+  // Words joined by OR (anyWordQuery) stay alternatives; a word holds no quote, so the joint is unambiguous.
+  return terms.length ? terms.join(/"\*? OR "/.test(match) ? ' | ' : ' & ') : null;
 };
 
 /** Full-text search over post text, best first. */

@@ -1,0 +1,88 @@
+// How a memory query and an entry's text become terms, the same way for every store: words as FTS5's unicode61
+// tokenizer splits them (letters and digits; diacritics removed; lower case), reduced by the Porter stemmer as
+// SQLite's porter tokenizer does. The ranking (relevance.ts) compares these terms, so both stores rank alike.
+import { stemmer } from 'stemmer';
+import { STOP_WORDS } from './stop-words.js';
+
+/** `any`: ranked by relevance, an entry needs one of the words. `all`: every word must be in the entry. */
+export type MatchMode = 'any' | 'all';
+
+export interface QueryTerm {
+  /** The word as written, lower case (what the index is asked for). */
+  word: string;
+  /** Its stem; for a prefix term, the prefix itself. */
+  stem: string;
+  /** Written with a trailing `*`: matches every word that starts with it. */
+  prefix: boolean;
+  /**
+   * A prefix that every word stemming to `stem` starts with (almost always: Porter changes only an ending), for
+   * a store that cannot stem (PostgreSQL's 'simple' index) and for a quick check before stemming.
+   */
+  lead: string;
+}
+
+/** At most this many terms a query (as the all-words search always had). */
+export const MAX_TERMS = 16;
+
+const WORD = /[\p{L}\p{N}_]+\*?/gu;
+const PART = /[\p{L}\p{N}]+/gu;
+
+/** Lower case without diacritics, as FTS5's `remove_diacritics 2`. */
+export const fold = (s: string): string => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+
+const stems = new Map<string, string>();
+/** The Porter stem of a folded word; the last 20,000 are remembered (a vocabulary repeats). */
+export function stem(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    s = word.length < 3 || word.length > 64 ? word : stemmer(word);
+    if (stems.size >= 20_000) stems.delete(stems.keys().next().value!);
+    stems.set(word, s);
+  }
+  return s;
+}
+
+function leadOf(word: string, s: string): string {
+  let n = 0;
+  while (n < word.length && n < s.length && word[n] === s[n]) n++;
+  let lead = word.slice(0, n);
+  // Porter turns a final y into i and drops a final e ("happy" and "happiness" are happi, "hope" and "hoping" hope).
+  if (lead.length > 3 && /[ie]$/.test(lead)) lead = lead.slice(0, -1);
+  return lead.length >= Math.min(3, word.length) ? lead : word.slice(0, 3);
+}
+
+/**
+ * The terms of a query. A word ending in `*` (two characters or more before it) is a prefix. With `any`, stop words
+ * and question words are left out (all of them are kept when nothing else is left); `all` keeps every word. Words
+ * joined by `_` count as their parts, as the index splits them.
+ */
+export function queryTerms(q: string, mode: MatchMode): QueryTerm[] {
+  const out: QueryTerm[] = [];
+  const seen = new Set<string>();
+  for (const raw of q.normalize('NFKC').match(WORD) ?? []) {
+    const isPrefix = raw.endsWith('*') && raw.length >= 3;
+    const parts = fold(raw.replace(/\*$/, '')).match(PART) ?? [];
+    parts.forEach((word, i) => {
+      const prefix = isPrefix && i === parts.length - 1;
+      const s = prefix ? word : stem(word);
+      const id = `${prefix ? '*' : ''}${s}`;
+      if (seen.has(id)) return;
+      seen.add(id);
+      out.push({ word, stem: s, prefix, lead: prefix ? word : leadOf(word, s) });
+    });
+  }
+  const kept = mode === 'any' ? out.filter((t) => t.prefix || !STOP_WORDS.has(t.word)) : out;
+  return (kept.length ? kept : out).slice(0, MAX_TERMS);
+}
+
+/** The folded words of a text, in order (stems are worked out only for the words a query could match). */
+export const textWords = (text: string): string[] => fold(text).match(PART) ?? [];
+
+/** Which query term a folded word is, or -1. */
+export function termIndex(terms: readonly QueryTerm[], word: string): number {
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i];
+    if (t.prefix ? stem(word).startsWith(t.stem) || word.startsWith(t.stem) : word[0] === t.stem[0] && stem(word) === t.stem) return i;
+  }
+  return -1;
+}
