@@ -1,6 +1,6 @@
 // npm run bench [-- scenario…]: runs the benchmark scenarios and prints a markdown report.
 import { foundation } from './scenarios/foundation.js';
-import { memory } from './scenarios/memory.js';
+import { memory, memorySearchLatency } from './scenarios/memory.js';
 import { work } from './scenarios/work.js';
 import { tools } from './scenarios/tools.js';
 import { artifacts } from './scenarios/artifacts.js';
@@ -9,9 +9,9 @@ import { social } from './scenarios/social.js';
 import { conversation } from './scenarios/conversation.js';
 import { browse } from './scenarios/browse.js';
 
-const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, x402, work, tools, artifacts, social, conversation, browse, 'gen-image': async () => (await import('./scenarios/gen-image.js')).genImage(), research: async () => (await import('./scenarios/research.js')).research(), commercial: async () => (await import('./scenarios/commercial.js')).commercial(), extract: async () => (await import('./scenarios/extract.js')).extract(), review: async () => (await import('./scenarios/review.js')).reviewBench(), seo: async () => (await import('./scenarios/seo.js')).seo(), tracing: async () => (await import('./scenarios/tracing.js')).tracing(), postgres: async () => (await import('./scenarios/postgres.js')).postgres(), storage: async () => (await import('./scenarios/storage.js')).storage(), soak: async () => (await import('./scenarios/soak.js')).soak(), budget: async () => (await import('./scenarios/budget.js')).budget() };
+const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, 'memory-search': memorySearchLatency, x402, work, tools, artifacts, social, conversation, browse, 'gen-image': async () => (await import('./scenarios/gen-image.js')).genImage(), research: async () => (await import('./scenarios/research.js')).research(), commercial: async () => (await import('./scenarios/commercial.js')).commercial(), extract: async () => (await import('./scenarios/extract.js')).extract(), review: async () => (await import('./scenarios/review.js')).reviewBench(), seo: async () => (await import('./scenarios/seo.js')).seo(), tracing: async () => (await import('./scenarios/tracing.js')).tracing(), postgres: async () => (await import('./scenarios/postgres.js')).postgres(), storage: async () => (await import('./scenarios/storage.js')).storage(), recall: async () => (await import('./scenarios/recall.js')).recall(), soak: async () => (await import('./scenarios/soak.js')).soak(), budget: async () => (await import('./scenarios/budget.js')).budget() };
 /** Run only when named: the soak takes a quarter of an hour; the budget is a study of one route, not a target. */
-const ON_REQUEST = new Set(['soak', 'budget']);
+const ON_REQUEST = new Set(['soak', 'budget', 'memory-search']);
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

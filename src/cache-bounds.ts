@@ -10,6 +10,7 @@ export const CACHE_ENV = {
   GATEWAY_SQLITE_CACHE_KB: count(0, 4_194_304).default(32_000),
   GATEWAY_SQLITE_MMAP_BYTES: count(0, 2 ** 40).default(2 ** 30),
   GATEWAY_SQLITE_STATEMENTS: count(1, 10_000).default(256),
+  GATEWAY_SQLITE_WORDS_CACHE_BYTES: count(0, 2 ** 40).default(4 * 1024 * 1024),
   GATEWAY_MCP_MAX_SSE_SESSIONS: count(1, 1_000_000).optional(),
   GATEWAY_MCP_REPLAY_BYTES: count(0, 2 ** 30).default(1024 * 1024),
   GATEWAY_A2A_MAX_STREAMS: count(1, 1_000_000).default(1000),
@@ -56,7 +57,7 @@ type CacheEnv = z.output<z.ZodObject<typeof CACHE_ENV>> & { GATEWAY_MCP_MAX_SESS
 
 export function cacheBounds(e: CacheEnv): CacheBounds {
   return {
-    sqlite: { cacheKb: e.GATEWAY_SQLITE_CACHE_KB, mmapBytes: e.GATEWAY_SQLITE_MMAP_BYTES, statements: e.GATEWAY_SQLITE_STATEMENTS },
+    sqlite: { cacheKb: e.GATEWAY_SQLITE_CACHE_KB, mmapBytes: e.GATEWAY_SQLITE_MMAP_BYTES, statements: e.GATEWAY_SQLITE_STATEMENTS, wordsCacheBytes: e.GATEWAY_SQLITE_WORDS_CACHE_BYTES },
     mcpSseSessions: e.GATEWAY_MCP_MAX_SSE_SESSIONS ?? e.GATEWAY_MCP_MAX_SESSIONS,
     mcpReplayBytes: e.GATEWAY_MCP_REPLAY_BYTES,
     a2aStreams: e.GATEWAY_A2A_MAX_STREAMS,

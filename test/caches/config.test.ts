@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('cache bounds in the configuration', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({}).caches).toEqual({
-      sqlite: { cacheKb: 32_000, mmapBytes: 2 ** 30, statements: 256 },
+      sqlite: { cacheKb: 32_000, mmapBytes: 2 ** 30, statements: 256, wordsCacheBytes: 4 * 1024 * 1024 },
       mcpSseSessions: 1000,
       mcpReplayBytes: 1024 * 1024,
       a2aStreams: 1000,
@@ -26,6 +26,7 @@ describe('cache bounds in the configuration', () => {
       GATEWAY_SQLITE_CACHE_KB: '2000',
       GATEWAY_SQLITE_MMAP_BYTES: '0',
       GATEWAY_SQLITE_STATEMENTS: '16',
+      GATEWAY_SQLITE_WORDS_CACHE_BYTES: '0',
       GATEWAY_MCP_MAX_SSE_SESSIONS: '7',
       GATEWAY_MCP_REPLAY_BYTES: '4096',
       GATEWAY_A2A_MAX_STREAMS: '3',
@@ -39,7 +40,7 @@ describe('cache bounds in the configuration', () => {
       GATEWAY_HEAP_GROWTH_PERCENT: '0',
     }).caches;
     expect(c).toEqual({
-      sqlite: { cacheKb: 2000, mmapBytes: 0, statements: 16 },
+      sqlite: { cacheKb: 2000, mmapBytes: 0, statements: 16, wordsCacheBytes: 0 },
       mcpSseSessions: 7,
       mcpReplayBytes: 4096,
       a2aStreams: 3,

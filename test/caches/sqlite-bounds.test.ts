@@ -53,7 +53,7 @@ describe.skipIf(onPostgres)('SQLite bounds of a running gateway', () => {
 
 describe('prepared statements kept by a connection', () => {
   it('keeps at most the bound, dropping the least recently used and preparing it again when it comes back', () => {
-    const c = Connection.open(file, { readonly: true, tuning: { cacheKb: 100, mmapBytes: 0, statements: 2 } });
+    const c = Connection.open(file, { readonly: true, tuning: { cacheKb: 100, mmapBytes: 0, statements: 2, wordsCacheBytes: 0 } });
     try {
       expect(c.all('SELECT 1 AS n')).toEqual([{ n: 1 }]);
       expect(c.all('SELECT 2 AS n')).toEqual([{ n: 2 }]);
@@ -69,7 +69,7 @@ describe('prepared statements kept by a connection', () => {
   });
 
   it('drops nothing on a statement that fails to prepare', () => {
-    const c = Connection.open(file, { readonly: true, tuning: { cacheKb: 100, mmapBytes: 0, statements: 2 } });
+    const c = Connection.open(file, { readonly: true, tuning: { cacheKb: 100, mmapBytes: 0, statements: 2, wordsCacheBytes: 0 } });
     try {
       c.all('SELECT 1 AS n');
       c.all('SELECT 2 AS n');

@@ -75,14 +75,45 @@ export function queryTerms(q: string, mode: MatchMode): QueryTerm[] {
   return (kept.length ? kept : out).slice(0, MAX_TERMS);
 }
 
-/** The folded words of a text, in order (stems are worked out only for the words a query could match). */
-export const textWords = (text: string): string[] => fold(text).match(PART) ?? [];
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Calls `visit` with each word of `text` in order: the index of the query term it is, or -1. ASCII text (the common
+ * case) is scanned character by character, and a word is cut out and stemmed only when its first letter is a term's
+ * first letter; other text is folded and split as FTS5's unicode61 does.
+ */
+export function scanWords(text: string, terms: readonly QueryTerm[], visit: (term: number) => void): void {
+  if (!ASCII.test(text)) {
+    for (const w of fold(text).match(PART) ?? []) visit(termIndex(terms, w));
+    return;
+  }
+  let firsts = 0;
+  for (const t of terms) if (t.stem.charCodeAt(0) < 128) firsts |= 1 << (t.stem.charCodeAt(0) & 31);
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const lower = c | 0x20;
+    const inWord = (lower >= 97 && lower <= 122) || (c >= 48 && c <= 57);
+    if (inWord) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    const first = text.charCodeAt(start) | 0x20;
+    // A letter maps to its own bit (a-z: 1-26); a digit shares one with a letter, which only costs a full check.
+    const maybe = (firsts & (1 << (first & 31))) !== 0;
+    visit(maybe ? termIndex(terms, text.slice(start, i).toLowerCase()) : -1);
+    start = -1;
+  }
+}
 
 /** Which query term a folded word is, or -1. */
 export function termIndex(terms: readonly QueryTerm[], word: string): number {
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i];
-    if (t.prefix ? stem(word).startsWith(t.stem) || word.startsWith(t.stem) : word[0] === t.stem[0] && stem(word) === t.stem) return i;
+    // Porter keeps a word's first two letters when it leaves two or more, so those are checked before stemming.
+    if (t.prefix ? word[0] === t.stem[0] && stem(word).startsWith(t.stem) : word[0] === t.stem[0] && (t.stem.length < 2 || word[1] === t.stem[1]) && stem(word) === t.stem) return i;
   }
   return -1;
 }

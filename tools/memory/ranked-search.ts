@@ -3,12 +3,12 @@
 // in entries close in meaning, and each hit can come with the entries around it. The visibility rule is in the SQL.
 import type { ToolContext } from '../../src/registry/types.js';
 import { queryTerms, type MatchMode } from './query-terms.js';
-import { directScores, NEIGHBOUR_REACH, withNeighbours } from './relevance.js';
+import { countTerms, directScores, NEIGHBOUR_REACH, withNeighbours } from './relevance.js';
 import { semanticRerank } from './semantic.js';
 import { iso } from './shape.js';
 import { snippetter } from './snippet.js';
 import { sharedWith } from './store/acl.js';
-import { neighbourEntries, searchCandidates, type Candidate, type NeighbourOrder, type SearchHit } from './store/search.js';
+import { neighbourEntries, neighbourIds, searchCandidates, type Adjacency, type Candidate, type Neighbour, type NeighbourOrder, type SearchHit } from './store/search.js';
 
 export interface MemorySearchOptions {
   q: string;
@@ -24,6 +24,8 @@ export interface MemorySearchOptions {
 const poolSize = (limit: number) => Math.min(300, Math.max(100, 3 * limit));
 /** The best candidates whose neighbours join the ranking. */
 const CENTRES = 30;
+
+const isEntry = (n: Adjacency): n is Neighbour => 'text' in n;
 
 type AclStatus = 'own' | 'shared' | 'public';
 
@@ -45,18 +47,25 @@ export async function runMemorySearch(ctx: ToolContext, o: MemorySearchOptions) 
   // The index already limited candidates to what the caller may see; this re-check is defence in depth.
   const open = (r: { owner_id: string | null; namespace: string }) => r.owner_id === null || r.owner_id === callerId || sharedSet.has(`${r.owner_id}/${r.namespace}`);
   const now = ctx.clock.now();
-  const pool = (await searchCandidates(ctx.db, { terms, mode: o.match, callerId, shared, namespace: o.namespace || null, limit: poolSize(o.limit), now })).filter(
-    (r) => open(r) || r.visibility === 'public',
-  );
-  const first = directScores(pool, terms, o.match);
+  const found = await searchCandidates(ctx.db, { terms, mode: o.match, callerId, shared, namespace: o.namespace || null, limit: poolSize(o.limit), now });
+  const pool = found.rows.filter((r) => open(r) || r.visibility === 'public');
+  const counted = new Map(pool.map((r) => [r.id, countTerms(r, terms)]));
+  const first = directScores([...counted.values()], terms, o.match);
   const centres = pool
     .filter((r) => first.has(r.id))
     .sort(byScore(first))
-    .slice(0, CENTRES);
-  const around = await neighbourEntries(ctx.db, { centres: centres.map((r) => ({ id: r.id, open: open(r) })), reach: NEIGHBOUR_REACH, order: 'time', now });
+    .slice(0, CENTRES)
+    .map((r) => ({ id: r.id, open: open(r) }));
   const entries = new Map<number, Candidate>(pool.map((r) => [r.id, r]));
-  for (const n of around) if (!entries.has(n.id)) entries.set(n.id, n);
-  const score = withNeighbours(directScores([...entries.values()], terms, o.match), around.map((n) => ({ centre: n.centre, id: n.id, offset: n.offset })));
+  const near = { centres, reach: NEIGHBOUR_REACH, order: 'time' as const, now };
+  // When the candidates are every match, a neighbour outside them holds no query word: only where it is matters.
+  const around: Adjacency[] = found.complete ? await neighbourIds(ctx.db, near) : await neighbourEntries(ctx.db, near);
+  for (const n of around) {
+    if (entries.has(n.id) || !isEntry(n)) continue;
+    entries.set(n.id, n);
+    counted.set(n.id, countTerms(n, terms));
+  }
+  const score = withNeighbours(directScores([...counted.values()], terms, o.match), around);
   const snippet = snippetter(terms.map((t) => t.word));
   const lexical: SearchHit[] = [...entries.values()]
     .filter((r) => score.has(r.id))

@@ -9,7 +9,8 @@
 //   * neighbours: an entry gains half the score of the entry just before it in its namespace and 0.3 of the one just
 //     after (divided by the distance, two each side), as a turn of a conversation is understood with the turns
 //     around it and an answer follows its question.
-import { termIndex, textWords, type MatchMode, type QueryTerm } from './query-terms.js';
+import { scanWords, type MatchMode, type QueryTerm } from './query-terms.js';
+import type { Adjacency } from './store/search.js';
 
 export interface RankInput {
   id: number;
@@ -21,14 +22,9 @@ export interface RankInput {
   text: string;
 }
 
-/** Where an entry sits among its namespace's entries: `of` is `offset` entries from it (negative: before). */
-export interface Adjacency {
-  centre: number;
-  id: number;
-  offset: number;
-}
 
 const FIELD_WEIGHTS = { key: 4, tags: 2, namespace: 1, text: 1 } as const;
+const FIELDS = Object.keys(FIELD_WEIGHTS) as (keyof typeof FIELD_WEIGHTS)[];
 const K1 = 0.9;
 const B = 0.4;
 const PROXIMITY = 0.25;
@@ -38,7 +34,8 @@ const AFTER = 0.3;
 /** How many entries on each side of a hit count as its neighbours. */
 export const NEIGHBOUR_REACH = 2;
 
-interface Counted {
+/** An entry's query terms counted once per search (its words are read once, whatever is scored with it). */
+export interface Counted {
   id: number;
   /** Weighted occurrences of each query term. */
   tf: Float64Array;
@@ -46,21 +43,21 @@ interface Counted {
   pairs: number;
 }
 
-function count(doc: RankInput, terms: readonly QueryTerm[]): Counted {
+export function countTerms(doc: RankInput, terms: readonly QueryTerm[]): Counted {
   const tf = new Float64Array(terms.length);
   let length = 0;
   let pairs = 0;
-  for (const [field, weight] of Object.entries(FIELD_WEIGHTS) as [keyof typeof FIELD_WEIGHTS, number][]) {
+  for (const field of FIELDS) {
+    const weight = FIELD_WEIGHTS[field];
     let last = -1;
-    for (const w of textWords(doc[field])) {
+    scanWords(doc[field], terms, (t) => {
       length++;
-      const t = termIndex(terms, w);
       if (t >= 0) {
         tf[t] += weight;
         if (last >= 0 && last !== t) pairs++;
       }
       last = t;
-    }
+    });
   }
   return { id: doc.id, tf, length, pairs };
 }
@@ -69,8 +66,8 @@ function count(doc: RankInput, terms: readonly QueryTerm[]): Counted {
  * Each candidate's own score (0 when it holds no query term, or, with `all`, lacks one). Frequencies and lengths
  * are the candidates' own, taken in id order, so the same candidates always score the same.
  */
-export function directScores(docs: readonly RankInput[], terms: readonly QueryTerm[], mode: MatchMode): Map<number, number> {
-  const counted = [...docs].sort((a, b) => a.id - b.id).map((d) => count(d, terms));
+export function directScores(docs: readonly Counted[], terms: readonly QueryTerm[], mode: MatchMode): Map<number, number> {
+  const counted = [...docs].sort((a, b) => a.id - b.id);
   const n = counted.length;
   const df = new Float64Array(terms.length);
   let total = 0;
