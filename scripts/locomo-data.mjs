@@ -5,7 +5,7 @@
 // a shared image) and questions (text, evidence turn ids, category). Answers are left out: retrieval is measured.
 //
 //   node scripts/locomo-data.mjs path/to/locomo10.zip
-// writes bench/datasetssets/locomo10.json.gz (all ten) and test/fixtures/locomo/conv-26.json (the test's conversation).
+// writes bench/datasets/locomo10.json.gz (all ten) and test/fixtures/locomo/conv-26.json (the test's conversation).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,7 +33,7 @@ function compact(id) {
 
 const all = IDS.map(compact);
 fs.mkdirSync(path.join(root, 'bench/datasets'), { recursive: true });
-fs.writeFileSync(path.join(root, 'bench/datasetssets/locomo10.json.gz'), gzipSync(JSON.stringify(all), { level: 9 }));
+fs.writeFileSync(path.join(root, 'bench/datasets/locomo10.json.gz'), gzipSync(JSON.stringify(all), { level: 9 }));
 fs.mkdirSync(path.join(root, 'test/fixtures/locomo'), { recursive: true });
 fs.writeFileSync(path.join(root, 'test/fixtures/locomo/conv-26.json'), `${JSON.stringify(all[0])}\n`);
 process.stdout.write(`${all.length} conversations, ${all.reduce((n, c) => n + c.qa.length, 0)} questions\n`);

@@ -24,7 +24,7 @@ export interface LocomoConversation {
 export const LOCOMO_DEV = ['26', '30', '41', '42', '43'];
 
 export const loadLocomo = (): LocomoConversation[] =>
-  JSON.parse(gunzipSync(fs.readFileSync(new URL('../../bench/datasetssets/locomo10.json.gz', import.meta.url))).toString('utf8')) as LocomoConversation[];
+  JSON.parse(gunzipSync(fs.readFileSync(new URL('../../bench/datasets/locomo10.json.gz', import.meta.url))).toString('utf8')) as LocomoConversation[];
 
 export const loadLocomoConversation26 = (): LocomoConversation =>
   JSON.parse(fs.readFileSync(new URL('../fixtures/locomo/conv-26.json', import.meta.url), 'utf8')) as LocomoConversation;
