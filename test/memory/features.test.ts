@@ -96,12 +96,18 @@ describe('facts and graph', () => {
     const ent = await call('GET', '/memory/facts?q=carlos');
     expect(ent.body.facts).toContainEqual(expect.objectContaining({ kind: 'entity', subject: 'Carlos Silva', object: 'person' }));
     expect((await call('GET', '/memory/facts?q=hiring')).body.facts).toContainEqual(expect.objectContaining({ kind: 'topic', subject: 'hiring' }));
+    // A plain question finds the facts by its words, the fact holding most of them first.
+    expect((await call('GET', `/memory/facts?q=${encodeURIComponent('In which city does she live?')}`)).body.facts[0]).toMatchObject({ subject: 'profile.city', object: 'Lisbon' });
     await put('people/ana', { value: { profile: { city: 'Porto', name: 'Ana' } }, tags: ['contact'] });
     await eventually(async () => {
-      const f = await call('GET', '/memory/facts?q=profile.city');
+      const f = await call('GET', '/memory/facts?q=profile.city&match=all');
       expect(f.body.facts.map((x: { object: string }) => x.object)).toEqual(['Porto']);
     });
-    const all = await call('GET', '/memory/facts?q=profile.city&include_superseded=true');
+    // Any word (the default): profile.name holds one of the two words and comes after the path that holds both.
+    const ranked = (await call('GET', '/memory/facts?q=profile.city')).body.facts.map((x: { subject: string }) => x.subject);
+    expect(ranked[0]).toBe('profile.city');
+    expect(ranked).toContain('profile.name');
+    const all = await call('GET', '/memory/facts?q=profile.city&match=all&include_superseded=true');
     expect(all.body.facts.map((x: { object: string; superseded: boolean }) => `${x.object}:${x.superseded}`).sort()).toEqual(['Lisbon:true', 'Porto:false']);
     expect((await call('GET', '/memory/facts?q=carlos')).body.facts).toEqual([]);
   });

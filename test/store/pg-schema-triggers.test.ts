@@ -363,11 +363,14 @@ async function runBoth(c: Case) {
 const PG_SIGNALS = ['memory_changes_signal', 'resource_changes_signal', 'a2a_tasks_signal'];
 /** The memory full-text vector's trigger (038), where SQLite keeps FTS5 tables with triggers of their own. */
 const PG_FTS = ['memory_entries_fts'];
-/** The vector as migration 032 generated it, written out here as the trigger must keep computing it. */
-const FTS_032 = `setweight(to_tsvector('simple', fts5_words(key)), 'A')
-  || setweight(to_tsvector('simple', fts5_words(tags::text)), 'B')
-  || setweight(to_tsvector('simple', fts5_words(namespace)), 'C')
-  || setweight(to_tsvector('simple', fts5_words(memory_words(value))), 'C')
+/** A text's words as migration 040 indexes them: Porter stems, words of one or two characters as written. */
+const WORDS = (text: string) =>
+  `to_tsvector('gateway_porter', regexp_replace(fts5_words(${text}), '\\m\\w{1,2}\\M', ' ', 'g')) || to_tsvector('gateway_plain', regexp_replace(fts5_words(${text}), '\\m\\w{3,}\\M', ' ', 'g'))`;
+/** The vector as migrations 032 and 040 define it, written out here as the trigger must keep computing it. */
+const FTS_040 = `setweight(${WORDS('key')}, 'A')
+  || setweight(${WORDS('tags::text')}, 'B')
+  || setweight(${WORDS('namespace')}, 'C')
+  || setweight(${WORDS('memory_words(value)')}, 'C')
   || setweight(to_tsvector('simple',
        CASE WHEN agent_id IS NULL THEN 'pub' ELSE 'o' || sqlite_hex(agent_id) || ' n' || sqlite_hex(agent_id || '/' || namespace) || CASE WHEN visibility = 'public' THEN ' pub' ELSE '' END END
        || ' x' || sqlite_hex(namespace)), 'D')`;
@@ -388,12 +391,12 @@ describe.skipIf(!hasPostgres)('PostgreSQL triggers behave as the SQLite ones (di
     expect([...new Set(cases.flatMap((c) => c.triggers))].sort()).toEqual([...names].sort());
   });
 
-  it('keeps the memory vector as migration 032 generated it, through every write that changes what it is made of', async () => {
+  it('keeps the memory vector as migrations 032 and 040 define it, through every write that changes what it is made of', async () => {
     await admin.query('CREATE DATABASE fts TEMPLATE tmpl');
     const pgc = new pg.Client(server.url.replace(/\/gateway$/, '/fts'));
     await pgc.connect();
-    const stale = async () => (await pgc.query(`SELECT key FROM memory_entries WHERE fts IS DISTINCT FROM (${FTS_032}) ORDER BY key`)).rows.map((r) => r.key);
-    const found = async (word: string) => (await pgc.query("SELECT key FROM memory_entries WHERE fts @@ to_tsquery('simple', $1) ORDER BY key", [word])).rows.map((r) => r.key);
+    const stale = async () => (await pgc.query(`SELECT key FROM memory_entries WHERE fts IS DISTINCT FROM (${FTS_040}) ORDER BY key`)).rows.map((r) => r.key);
+    const found = async (word: string) => (await pgc.query("SELECT key FROM memory_entries WHERE fts @@ to_tsquery('gateway_porter', $1) ORDER BY key", [word])).rows.map((r) => r.key);
     try {
       for (const a of AGENTS) await pgc.query(a);
       await pgc.query(entry('a1', 'k1', '{"note":"first draft"}'));

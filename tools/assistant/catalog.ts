@@ -9,7 +9,7 @@ export interface Capability {
   id: string;
   name: string;
   title?: string;
-  kind: 'tool' | 'endpoint' | 'toolset';
+  kind: 'tool' | 'endpoint' | 'toolset' | 'memory';
   toolset?: string;
   /** The first sentence or two of the description. */
   description: string;

@@ -40,8 +40,9 @@ export const ask = defineTool({
   description:
     'Answers a plain-language question about this gateway ("how do I store a secret?") with the matching tools and how to call ' +
     'them (REST, MCP, price), or runs a calculator when asked for a result ("convert 255 to base 2", "is this IBAN valid: …", ' +
-    '"10 business days after 2026-12-20 in DE"; paid calculators need a key, x402 payment or credits as usual). NLWeb-style ' +
-    'response: results with name, url, score (0–100), description.',
+    '"10 business days after 2026-12-20 in DE"; paid calculators need a key, x402 payment or credits as usual). Asked by a ' +
+    'registered agent about what it stored ("what did I note about the Lisbon trip?"), it answers from that agent\'s memory. ' +
+    'NLWeb-style response: results with name, url, score (0–100), description.',
   input: AskInput,
   auth: 'public',
   annotations: { readOnlyHint: true, openWorldHint: false },

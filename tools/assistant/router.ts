@@ -1,15 +1,17 @@
 // The one router behind /ask, A2A text and the gateway-local chat model. A calculator request runs that tool
 // through the registry with the caller's own credentials (so paid calculators are paid as over REST: key,
 // x402 or credits; without payment the answer says how to pay). Anything else is answered by ranked
-// retrieval over the registry. Deterministic: the same question gives the same answer.
+// retrieval over the registry, or, for a registered agent asking about what it stored (or about nothing the gateway
+// does), from its memory (memory-answer.ts). Deterministic: the same question over the same memory gives the same answer.
 import { toGatewayError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { GATEWAY_VERSION } from '../gateway/index.js';
 import { catalogOf, rank, type Ranked } from './catalog.js';
 import { detectIntent, prepareIntent, type Intent } from './intents.js';
 import { phrase, shownArguments } from './phrasing.js';
+import { asksMemory, memoryAnswer, recall } from './memory-answer.js';
 
-export type AnswerKind = 'overview' | 'capabilities' | 'calculator' | 'payment_required' | 'invalid_input' | 'error' | 'no_match';
+export type AnswerKind = 'overview' | 'capabilities' | 'calculator' | 'memory' | 'payment_required' | 'invalid_input' | 'error' | 'no_match';
 
 export interface Answer {
   kind: AnswerKind;
@@ -139,8 +141,17 @@ export async function answer(ctx: ToolContext, query: string, prev: string[] = [
   const intent = detectIntent(q);
   // A calculator runs every time: it is paid with the caller's credentials.
   if (intent && catalogOf(ctx).byId.has(intent.tool)) return runCalculator(ctx, intent);
-  return remember(ctx, `${limit}\u0001${prev.join('\u0002')}\u0001${q}`, () => {
+  const a = remember(ctx, `${limit}\u0001${prev.join('\u0002')}\u0001${q}`, () => {
     const hits = rank(ctx, q, prev, limit);
     return hits.length && hits[0].score >= MIN_SCORE ? capabilities(hits) : noMatch(ctx, hits);
   });
+  // A registered agent asking about what it stored, or about nothing the gateway does, is answered from its memory.
+  if (ctx.caller.agent && (asksMemory(q) || a.kind === 'no_match')) {
+    const found = await recall(ctx, q);
+    if (found.length) {
+      const m = memoryAnswer(ctx, found);
+      return { kind: 'memory', text: m.text, results: [...m.results, ...a.results].slice(0, Math.max(limit, m.results.length)) };
+    }
+  }
+  return a;
 }

@@ -2,8 +2,11 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { memoryGraphApp, memoryGraphAppMeta } from './graph-app.js';
-import { limitParam, OwnerHandle } from './limits.js';
+import { limitParam, MatchParam, OwnerHandle } from './limits.js';
 import { graphFacts, searchFacts } from './store/facts.js';
+import { queryTerms } from './query-terms.js';
+
+const ASCII_WORD = /^[a-z0-9]+$/;
 
 export const memoryFacts = defineTool({
   name: 'memory_facts',
@@ -11,22 +14,25 @@ export const memoryFacts = defineTool({
   toolset: 'memory',
   description:
     'Facts extracted from entries: entities (people, places, organizations), #topics, tags and JSON key paths such as ' +
-    'profile.city = Lisbon; by topic or entity (q), from your own and public entries. Facts an entry no longer states ' +
-    'are superseded and left out unless include_superseded is true.',
+    'profile.city = Lisbon; by topic or entity (q, keywords or a plain question), from your own and public entries. ' +
+    'Facts an entry no longer states are superseded and left out unless include_superseded is true.',
   input: z.object({
-    q: z.string().max(200).default('').describe('Topic, entity, key path or value to look for (substring, case-insensitive).'),
+    q: z.string().max(200).default('').describe('Topic, entity, key path or value to look for, or a question ("Where does Ana live?"): each word matches a substring of the subject or object, facts matching most words first.'),
     namespace: z.string().max(64).optional().describe('Only this namespace.'),
     handle: OwnerHandle,
     include_superseded: z.boolean().default(false).describe('Also superseded facts.'),
+    match: MatchParam,
     limit: limitParam(100, 20),
   }),
   auth: 'optional_owner',
   selfField: 'handle',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {
-    const q = input.q.normalize('NFKC').toLowerCase().trim().replace(/[\\%_]/g, '\\$&');
+    // A word in another script or with diacritics is matched as written; an ASCII word by the lead its forms share.
+    const terms = queryTerms(input.q, input.match).map((t) => (ASCII_WORD.test(t.written) ? t.lead : t.written));
     const rows = await searchFacts(ctx.db, {
-      q,
+      terms,
+      all: input.match === 'all',
       callerId: ctx.caller.agent?.id ?? null,
       namespace: input.namespace ?? null,
       limit: input.limit,

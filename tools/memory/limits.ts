@@ -54,6 +54,12 @@ export const OwnerHandle = z
   .optional()
   .describe("Whose memory: another agent's handle to read (or write) what it shared with you; empty = your own.");
 
+/** How a query's words select: relevance (any word, ranked) or a filter (every word). */
+export const MatchParam = z
+  .enum(['any', 'all'])
+  .default('any')
+  .describe('any (default): ranked by relevance, a result needs one of the words; question and stop words weigh nothing. all: only entries holding every word (a filter).');
+
 export const limitParam = (max: number, def: number) =>
   numberInput(z.number().int().min(1).max(max)).default(def).describe(`How many (1-${max}, default ${def}).`);
 

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { HandleRef } from '../identity/handles.js';
-import { OwnerHandle } from './limits.js';
+import { limitParam, OwnerHandle } from './limits.js';
+import { runMemorySearch } from './ranked-search.js';
 import { readCounts } from './reads.js';
 import { sharedWith } from './store/acl.js';
 import * as ov from './store/overview.js';
@@ -116,14 +117,24 @@ export const memoryContext = defineTool({
   toolset: 'memory',
   description:
     'A context card for resuming work: pinned entries, recent entries, most used, open items (tagged todo/open/task or ' +
-    'status open/todo/in_progress/blocked), namespaces and what others shared with you. Cached; any write refreshes it.',
-  input: z.object({ handle: HandleRef }),
+    'status open/todo/in_progress/blocked), namespaces and what others shared with you. Cached; any write refreshes it. ' +
+    'Given a question or task in plain language (q), it also lists the entries most relevant to it (relevant), each ' +
+    'with its time and the entries written just before and after it.',
+  input: z.object({
+    handle: HandleRef,
+    q: z.string().max(500).optional().describe('The question or task at hand, in plain language: adds the most relevant entries.'),
+    limit: limitParam(100, 5),
+  }),
   auth: 'owner',
   selfField: 'handle',
   annotations: { readOnlyHint: true },
-  handler: async (_input, ctx) => contextCard(ctx),
+  handler: async (input, ctx) => {
+    const card = await contextCard(ctx);
+    if (!input.q?.trim()) return card;
+    const relevant = await runMemorySearch(ctx, { q: input.q, limit: input.limit, match: 'any', neighbors: 1, order: 'time' });
+    return { ...card, relevant };
+  },
 });
-
 
 /** MCP resources/list: the caller's entries as memory://{handle}/{namespace}/{key} (most recent first). */
 export const memoryResources = defineTool({

@@ -8,9 +8,11 @@ import { STOP_WORDS } from './stop-words.js';
 export type MatchMode = 'any' | 'all';
 
 export interface QueryTerm {
-  /** The word as written, lower case (what the index is asked for). */
+  /** The word folded: lower case, no diacritics (what the index is asked for). */
   word: string;
-  /** Its stem; for a prefix term, the prefix itself. */
+  /** The word as written, in lower case (NFKC). */
+  written: string;
+  /** Its stem (a prefix term too: it matches every word whose stem starts with it, as FTS5's prefix queries do). */
   stem: string;
   /** Written with a trailing `*`: matches every word that starts with it. */
   prefix: boolean;
@@ -61,14 +63,16 @@ export function queryTerms(q: string, mode: MatchMode): QueryTerm[] {
   const seen = new Set<string>();
   for (const raw of q.normalize('NFKC').match(WORD) ?? []) {
     const isPrefix = raw.endsWith('*') && raw.length >= 3;
-    const parts = fold(raw.replace(/\*$/, '')).match(PART) ?? [];
-    parts.forEach((word, i) => {
+    const parts = raw.replace(/\*$/, '').toLowerCase().match(PART) ?? [];
+    parts.forEach((written, i) => {
+      const word = fold(written);
       const prefix = isPrefix && i === parts.length - 1;
-      const s = prefix ? word : stem(word);
+      // FTS5 stems a prefix too ("happy*" finds what starts with "happi").
+      const s = stem(word);
       const id = `${prefix ? '*' : ''}${s}`;
-      if (seen.has(id)) return;
+      if (seen.has(id) || !word) return;
       seen.add(id);
-      out.push({ word, stem: s, prefix, lead: prefix ? word : leadOf(word, s) });
+      out.push({ word, written, stem: s, prefix, lead: prefix ? word : leadOf(word, s) });
     });
   }
   const kept = mode === 'any' ? out.filter((t) => t.prefix || !STOP_WORDS.has(t.word)) : out;

@@ -1,14 +1,17 @@
-// Memory search as an agent asks it, in its own words: the store finds candidates (entries holding a query word,
-// then the neighbours of the best of them), relevance.ts ranks them, an embeddings endpoint (when configured) fuses
-// in entries close in meaning, and each hit can come with the entries around it. The visibility rule is in the SQL.
+// Memory search as an agent asks it, in its own words. The index says which visible entries hold which query terms;
+// the most promising are read with their words and scored (relevance.ts), the best hits' neighbours in time join the
+// ranking, an embeddings endpoint (when configured) fuses in entries close in meaning, and each hit can come with the
+// entries around it. The visibility rule is in the SQL; the ranking is the same on every store.
 import type { ToolContext } from '../../src/registry/types.js';
 import { queryTerms, type MatchMode } from './query-terms.js';
-import { countTerms, directScores, NEIGHBOUR_REACH, withNeighbours } from './relevance.js';
+import { countTerms, directScores, NEIGHBOUR_REACH, preselect, withNeighbours, type Counted, type TermStats } from './relevance.js';
 import { semanticRerank } from './semantic.js';
 import { iso } from './shape.js';
 import { snippetter } from './snippet.js';
 import { sharedWith } from './store/acl.js';
-import { neighbourEntries, neighbourIds, searchCandidates, type Adjacency, type Candidate, type Neighbour, type NeighbourOrder, type SearchHit } from './store/search.js';
+import { entriesByIds, entriesHoldingAll, termHolders } from './store/candidates.js';
+import { neighbourEntries, neighbourIds, type NeighbourOrder } from './store/neighbours.js';
+import type { Candidate, SearchHit } from './store/search.js';
 
 export interface MemorySearchOptions {
   q: string;
@@ -20,12 +23,10 @@ export interface MemorySearchOptions {
   order: NeighbourOrder;
 }
 
-/** Candidates the index is asked for: enough that the ranking, not the index's order, decides the top. */
-const poolSize = (limit: number) => Math.min(300, Math.max(100, 3 * limit));
+/** Entries read and scored: on LoCoMo, 60 rank as well as every match. */
+const poolSize = (limit: number) => Math.min(300, Math.max(60, 3 * limit));
 /** The best candidates whose neighbours join the ranking. */
 const CENTRES = 30;
-
-const isEntry = (n: Adjacency): n is Neighbour => 'text' in n;
 
 type AclStatus = 'own' | 'shared' | 'public';
 
@@ -44,28 +45,41 @@ export async function runMemorySearch(ctx: ToolContext, o: MemorySearchOptions) 
   const callerId = ctx.caller.agent?.id ?? null;
   const shared = callerId ? await sharedWith(ctx.db, callerId) : [];
   const sharedSet = new Set(shared.map((s) => `${s.owner_id}/${s.namespace}`));
-  // The index already limited candidates to what the caller may see; this re-check is defence in depth.
+  // The index already limited entries to what the caller may see; this re-check is defence in depth.
   const open = (r: { owner_id: string | null; namespace: string }) => r.owner_id === null || r.owner_id === callerId || sharedSet.has(`${r.owner_id}/${r.namespace}`);
+  const visible = (r: Candidate) => open(r) || r.visibility === 'public';
   const now = ctx.clock.now();
-  const found = await searchCandidates(ctx.db, { terms, mode: o.match, callerId, shared, namespace: o.namespace || null, limit: poolSize(o.limit), now });
-  const pool = found.rows.filter((r) => open(r) || r.visibility === 'public');
-  const counted = new Map(pool.map((r) => [r.id, countTerms(r, terms)]));
-  const first = directScores([...counted.values()], terms, o.match);
-  const centres = pool
+  const scope = { callerId, shared, namespace: o.namespace || null };
+  // Any word: which entries hold which terms, then the most promising of them read. Every word: the newest that hold all.
+  let pool: Candidate[];
+  let stats: TermStats | undefined;
+  let holders: Set<number>;
+  if (o.match === 'any') {
+    const held = await termHolders(ctx.db, terms, scope);
+    const chosen = preselect(held, terms.length, poolSize(o.limit));
+    pool = await entriesByIds(ctx.db, chosen.ids, now);
+    stats = chosen.stats;
+    holders = new Set(held.map((h) => h.id));
+  } else {
+    pool = await entriesHoldingAll(ctx.db, terms, scope, poolSize(o.limit), now);
+    holders = new Set(pool.map((r) => r.id));
+  }
+  const entries = new Map<number, Candidate>();
+  const counted = new Map<number, Counted>();
+  const add = (rows: Candidate[]) => {
+    for (const r of rows) if (visible(r) && !entries.has(r.id)) entries.set(r.id, r), counted.set(r.id, countTerms(r, terms));
+  };
+  add(pool);
+  const first = directScores([...counted.values()], terms, o.match, stats);
+  const centres = [...entries.values()]
     .filter((r) => first.has(r.id))
     .sort(byScore(first))
     .slice(0, CENTRES)
     .map((r) => ({ id: r.id, open: open(r) }));
-  const entries = new Map<number, Candidate>(pool.map((r) => [r.id, r]));
-  const near = { centres, reach: NEIGHBOUR_REACH, order: 'time' as const, now };
-  // When the candidates are every match, a neighbour outside them holds no query word: only where it is matters.
-  const around: Adjacency[] = found.complete ? await neighbourIds(ctx.db, near) : await neighbourEntries(ctx.db, near);
-  for (const n of around) {
-    if (entries.has(n.id) || !isEntry(n)) continue;
-    entries.set(n.id, n);
-    counted.set(n.id, countTerms(n, terms));
-  }
-  const score = withNeighbours(directScores([...counted.values()], terms, o.match), around);
+  // Where the best hits' neighbours are; those that hold a query word and were not read are read now.
+  const around = await neighbourIds(ctx.db, { centres, reach: NEIGHBOUR_REACH, order: 'time', now });
+  add(await entriesByIds(ctx.db, [...new Set(around.map((n) => n.id))].filter((id) => holders.has(id) && !entries.has(id)), now));
+  const score = withNeighbours(directScores([...counted.values()], terms, o.match, stats), around);
   const snippet = snippetter(terms.map((t) => t.word));
   const lexical: SearchHit[] = [...entries.values()]
     .filter((r) => score.has(r.id))

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { numberInput } from '../../src/registry/number-input.js';
-import { limitParam, OwnerHandle } from './limits.js';
+import { limitParam, MatchParam, OwnerHandle } from './limits.js';
 import { runMemorySearch } from './ranked-search.js';
 import { corpusStats } from './store/search.js';
 
@@ -14,11 +14,6 @@ const Question = z
   .max(500)
   .default('')
   .describe('What to find, in plain language or keywords: "When did Caroline go to the support group?" works as it is. word* matches a prefix.');
-export const MatchParam = z
-  .enum(['any', 'all'])
-  .default('any')
-  .describe('any (default): ranked by relevance, an entry needs one of the words; question and stop words weigh nothing. all: only entries holding every word (a filter).');
-
 export const memorySearch = defineTool({
   name: 'memory_search',
   title: 'Search memory',

@@ -26,7 +26,7 @@ const MemoryVerbInput = z.object({
   pinned: z.boolean().optional().describe('Pin the entry (put).'),
   ttl_seconds: z.number().optional().describe('Expire after this many seconds (put).'),
   if_version: z.number().optional().describe('Compare-and-set version, 0 = create only (put).'),
-  q: z.string().optional().describe('Words to find (search; context: also the entries most relevant to them).'),
+  q: z.string().optional().describe('What to find, in plain language or keywords (search; context: also the entries most relevant to it).'),
   ns: z.string().optional().describe('Only this namespace (search).'),
   limit: z.number().optional().describe('How many (search, list, context).'),
   cursor: z.string().optional().describe('Page cursor (list).'),
@@ -44,16 +44,13 @@ function checkAction(input: Record<string, unknown>): Action {
   return action as Action;
 }
 
-/** The context card (memory_context), plus the entries that best match `q` when one is given. */
+/** The context card (memory_context), plus the entries most relevant to `q` when one is given. */
 async function context(ctx: ToolContext, args: Record<string, unknown>) {
   const { q, limit, ...rest } = args;
   const extra = Object.keys(rest).filter((k) => k !== 'handle');
   if (extra.length) throw validationError(extra.map((f) => ({ loc: [f], msg: 'Not a field of action "context".', type: 'extra_forbidden' })));
   // memory_context is owner-only: an anonymous caller gets its 401, another handle its 403.
-  const card = (await ctx.call('memory_context', { handle: rest.handle ?? ctx.caller.agent?.handle })) as Record<string, unknown>;
-  if (q === undefined) return card;
-  const found = (await ctx.call('memory_search', { q, limit: limit ?? 5 })) as { results: unknown[] };
-  return { ...card, relevant: found.results };
+  return (await ctx.call('memory_context', { handle: rest.handle ?? ctx.caller.agent?.handle, ...(q === undefined ? {} : { q }), ...(limit === undefined ? {} : { limit }) })) as Record<string, unknown>;
 }
 
 export const memoryVerb = defineTool({
@@ -62,8 +59,9 @@ export const memoryVerb = defineTool({
   toolset: 'verbs',
   description:
     `Your memory in one tool: action ${MEMORY_ACTIONS.join(' | ')}. get/delete need namespace and key; put also value ` +
-    '(and takes visibility, tags, pinned, ttl_seconds, if_version); list needs namespace; search takes q and ns; context ' +
-    'returns your context card (pinned, recent, open items), with the entries most relevant to q when given. Same rules ' +
+    '(and takes visibility, tags, pinned, ttl_seconds, if_version); list needs namespace; search takes q (a plain question ' +
+    'works) and ns; context returns your context card (pinned, recent, open items), with the entries most relevant to q ' +
+    'when given. Same rules ' +
     'and limits as the memory_* tools. The result is {action, result}.',
   input: MemoryVerbInput,
   output: MemoryVerbOutput,

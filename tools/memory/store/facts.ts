@@ -79,18 +79,32 @@ export interface FactRow {
   owner: string | null;
 }
 
-/** Facts matching a topic or entity, from the caller's own and public entries. */
-export const searchFacts = (db: Db, o: { q: string; callerId: string | null; namespace: string | null; limit: number; includeSuperseded: boolean; now: number }) =>
-  db.all<FactRow>(
+/**
+ * Facts matching a topic or entity, from the caller's own and public entries. Each term (a word's lead: every form
+ * of the word starts with it) matches a substring of the normalised subject or of the object; with `all` a fact must
+ * match every term, otherwise any, the facts matching most terms first. No term: every fact.
+ */
+export function searchFacts(
+  db: Db,
+  o: { terms: string[]; all: boolean; callerId: string | null; namespace: string | null; limit: number; includeSuperseded: boolean; now: number },
+) {
+  // ?1-?5 as below, then one parameter per term.
+  // A term is letters and digits only: nothing in it is a LIKE wildcard.
+  const hit = (i: number) => `(f.norm LIKE '%' || ?${i + 6} || '%' OR lower(f.object) LIKE '%' || ?${i + 6} || '%')`;
+  const hits = o.terms.map((_, i) => hit(i));
+  const matches = hits.length === 0 ? '1 = 1' : hits.join(o.all ? ' AND ' : ' OR ');
+  const held = hits.length === 0 ? '0' : hits.map((h) => `CASE WHEN ${h} THEN 1 ELSE 0 END`).join(' + ');
+  return db.all<FactRow>(
     `SELECT f.kind, f.subject, f.object, f.version, f.superseded_at, e.namespace, e.key, a.handle AS owner
      FROM memory_facts f JOIN memory_entries e ON e.id = f.entry_id LEFT JOIN agents a ON a.id = e.agent_id
-     WHERE (?1 = '' OR f.norm LIKE '%' || ?1 || '%' ESCAPE '\\' OR lower(f.object) LIKE '%' || ?1 || '%' ESCAPE '\\')
-       AND (?2 = 1 OR f.superseded_at IS NULL) AND (CAST(?3 AS TEXT) IS NULL OR e.namespace = ?3)
-       AND (e.expires_at IS NULL OR e.expires_at > ?6)
-       AND (e.agent_id = ?4 OR e.visibility = 'public' OR e.agent_id IS NULL)
-     ORDER BY f.superseded_at IS NOT NULL, e.updated_at DESC, f.id LIMIT ?5`,
-    [o.q, o.includeSuperseded ? 1 : 0, o.namespace, o.callerId, o.limit, o.now],
+     WHERE (${matches})
+       AND (?1 = 1 OR f.superseded_at IS NULL) AND (CAST(?2 AS TEXT) IS NULL OR e.namespace = ?2)
+       AND (e.expires_at IS NULL OR e.expires_at > ?5)
+       AND (e.agent_id = ?3 OR e.visibility = 'public' OR e.agent_id IS NULL)
+     ORDER BY ${held} DESC, f.superseded_at IS NOT NULL, e.updated_at DESC, f.id LIMIT ?4`,
+    [o.includeSuperseded ? 1 : 0, o.namespace, o.callerId, o.limit, o.now, ...o.terms],
   );
+}
 
 export const factCount = async (db: Db, agentId: string): Promise<number> =>
   (await db.get<{ n: number }>(

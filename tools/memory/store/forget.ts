@@ -1,6 +1,7 @@
 // SQL that selects what POST /memory/forget removes: one query serves the dry run and the real run.
 import type { Db, Queryable } from '../../../src/store/db.js';
-import { tsTerms } from './search.js';
+import { queryTerms } from '../query-terms.js';
+import { tsTerm } from './candidates.js';
 
 export interface ForgetFilter {
   agentId: string;
@@ -25,11 +26,9 @@ const TAGGED = {
   sqlite: 'EXISTS (SELECT 1 FROM json_each(e.tags) WHERE value = ?)',
   postgres: 'EXISTS (SELECT 1 FROM jsonb_array_elements_text(e.tags) AS t(value) WHERE t.value = ?)',
 };
-const MATCHES = {
-  // An owner's public entries are in memory_fts_pub (migration 033), the others in memory_fts.
-  sqlite: 'e.id IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? UNION ALL SELECT rowid FROM memory_fts_pub WHERE memory_fts_pub MATCH ?)',
-  postgres: "e.fts @@ to_tsquery('simple', ?)",
-};
+// An owner's public entries are in memory_fts_pub (migration 033), the others in memory_fts. PostgreSQL's match is
+// built from the words in selectForgettable.
+const MATCHES_SQLITE = 'e.id IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? UNION ALL SELECT rowid FROM memory_fts_pub WHERE memory_fts_pub MATCH ?)';
 const KEY_PREFIX = { sqlite: "e.key LIKE ? ESCAPE '\\'", postgres: "e.key ILIKE ? ESCAPE '\\'" };
 
 export function selectForgettable(q: Queryable, dialect: Db['dialect'], f: ForgetFilter) {
@@ -40,9 +39,15 @@ export function selectForgettable(q: Queryable, dialect: Db['dialect'], f: Forge
   if (f.olderThan !== undefined) where.push('e.updated_at < ?'), params.push(f.olderThan);
   for (const t of f.tags ?? []) where.push(TAGGED[dialect]), params.push(t);
   if (f.match) {
-    where.push(MATCHES[dialect]);
-    if (dialect === 'sqlite') params.push(`{namespace key text tags} : (${f.match})`, `{namespace key text tags} : (${f.match})`);
-    else params.push((tsTerms(f.query ?? '', 'ABC') ?? []).join(' & '));
+    if (dialect === 'sqlite') {
+      where.push(MATCHES_SQLITE);
+      params.push(`{namespace key text tags} : (${f.match})`, `{namespace key text tags} : (${f.match})`);
+    } else {
+      // Every word, each parsed as the index holds it (pg migration 040); no word left matches nothing.
+      const terms = queryTerms(f.query ?? '', 'all').map(tsTerm);
+      where.push(terms.length ? `e.fts @@ (${terms.map((t) => `to_tsquery('${t.config}', ?)`).join(' && ')})` : 'FALSE');
+      params.push(...terms.map((t) => t.operand));
+    }
   }
   params.push(f.limit);
   return q.all<{ id: number; namespace: string; key: string; version: number; updated_at: number }>(
