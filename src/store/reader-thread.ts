@@ -2,14 +2,20 @@
 // another core instead of holding the event loop while other requests wait.
 import { workerData } from 'node:worker_threads';
 import { serveThread } from '../threads.js';
-import type { Params } from './db.js';
+import type { ReaderCall } from './reader-pool.js';
 import type { SqliteTuning } from './sqlite-tuning.js';
 import { Connection } from './sqlite-connection.js';
 
 const { file, tuning } = workerData as { file: string; tuning?: SqliteTuning };
 const conn = Connection.open(file, { readonly: true, mmap: true, tuning });
 
+/** SQL texts by the number the main thread gave them (reader-pool.ts). */
+const texts = new Map<number, string>();
+
 serveThread(
-  ([sql, params]: [string, Params | undefined]) => conn.all(sql, params),
+  ([sid, sql, params]: ReaderCall) => {
+    if (sql !== undefined && sid) texts.set(sid, sql);
+    return conn.all(sql ?? texts.get(sid)!, params);
+  },
   () => conn.close(),
 );

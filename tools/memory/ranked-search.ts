@@ -9,8 +9,8 @@ import { semanticRerank } from './semantic.js';
 import { iso } from './shape.js';
 import { snippetter } from './snippet.js';
 import { sharedWith } from './store/acl.js';
-import { entriesByIds, entriesHoldingAll, termHolders } from './store/candidates.js';
-import { neighbourEntries, neighbourIds, type NeighbourOrder } from './store/neighbours.js';
+import { entriesByIds, idsHoldingAll, termHolders } from './store/candidates.js';
+import { entriesAndNeighbours, neighbourEntries, type NeighbourOrder } from './store/neighbours.js';
 import type { Candidate, SearchHit } from './store/search.js';
 
 export interface MemorySearchOptions {
@@ -23,10 +23,8 @@ export interface MemorySearchOptions {
   order: NeighbourOrder;
 }
 
-/** Entries read and scored: on LoCoMo, 60 rank as well as every match. */
-const poolSize = (limit: number) => Math.min(300, Math.max(60, 3 * limit));
-/** The best candidates whose neighbours join the ranking. */
-const CENTRES = 30;
+/** Entries read and scored: on LoCoMo, 40 rank as well as every match. */
+const poolSize = (limit: number) => Math.min(300, Math.max(40, 2 * limit));
 
 type AclStatus = 'own' | 'shared' | 'public';
 
@@ -50,36 +48,31 @@ export async function runMemorySearch(ctx: ToolContext, o: MemorySearchOptions) 
   const visible = (r: Candidate) => open(r) || r.visibility === 'public';
   const now = ctx.clock.now();
   const scope = { callerId, shared, namespace: o.namespace || null };
-  // Any word: which entries hold which terms, then the most promising of them read. Every word: the newest that hold all.
-  let pool: Candidate[];
+  // Any word: which entries hold which terms, then the most promising of them read. Every word: the newest that hold
+  // all. With them, where their neighbours in time are.
+  let ids: number[];
   let stats: TermStats | undefined;
   let holders: Set<number>;
   if (o.match === 'any') {
     const held = await termHolders(ctx.db, terms, scope);
     const chosen = preselect(held, terms.length, poolSize(o.limit));
-    pool = await entriesByIds(ctx.db, chosen.ids, now);
+    ids = chosen.ids;
     stats = chosen.stats;
     holders = new Set(held.map((h) => h.id));
   } else {
-    pool = await entriesHoldingAll(ctx.db, terms, scope, poolSize(o.limit), now);
-    holders = new Set(pool.map((r) => r.id));
+    ids = (await idsHoldingAll(ctx.db, terms, scope, poolSize(o.limit))).map((r) => r.id);
+    holders = new Set(ids);
   }
+  const { entries: pool, adjacency } = await entriesAndNeighbours(ctx.db, { ids, callerId, reach: NEIGHBOUR_REACH, order: 'time', now });
   const entries = new Map<number, Candidate>();
   const counted = new Map<number, Counted>();
   const add = (rows: Candidate[]) => {
     for (const r of rows) if (visible(r) && !entries.has(r.id)) entries.set(r.id, r), counted.set(r.id, countTerms(r, terms));
   };
   add(pool);
-  const first = directScores([...counted.values()], terms, o.match, stats);
-  const centres = [...entries.values()]
-    .filter((r) => first.has(r.id))
-    .sort(byScore(first))
-    .slice(0, CENTRES)
-    .map((r) => ({ id: r.id, open: open(r) }));
-  // Where the best hits' neighbours are; those that hold a query word and were not read are read now.
-  const around = await neighbourIds(ctx.db, { centres, reach: NEIGHBOUR_REACH, order: 'time', now });
-  add(await entriesByIds(ctx.db, [...new Set(around.map((n) => n.id))].filter((id) => holders.has(id) && !entries.has(id)), now));
-  const score = withNeighbours(directScores([...counted.values()], terms, o.match, stats), around);
+  // A neighbour that holds a query word but was not among those read is read now (its score counts for the hit).
+  add(await entriesByIds(ctx.db, [...new Set(adjacency.map((n) => n.id))].filter((id) => holders.has(id) && !entries.has(id)), now));
+  const score = withNeighbours(directScores([...counted.values()], terms, o.match, stats), adjacency);
   const snippet = snippetter(terms.map((t) => t.word));
   const lexical: SearchHit[] = [...entries.values()]
     .filter((r) => score.has(r.id))
@@ -87,7 +80,7 @@ export async function runMemorySearch(ctx: ToolContext, o: MemorySearchOptions) 
     .slice(0, o.limit)
     .map(({ text, ...r }) => ({ ...r, snippet: snippet(text), score: score.get(r.id)! }));
   const hits = await semanticRerank(ctx, o.q, lexical, { limit: o.limit, namespace: o.namespace || null });
-  const context = o.neighbors > 0 ? await neighbourEntries(ctx.db, { centres: hits.map((h) => ({ id: h.id, open: open(h) })), reach: o.neighbors, order: o.order, now }) : [];
+  const context = o.neighbors > 0 ? await neighbourEntries(ctx.db, { ids: hits.map((h) => h.id), callerId, reach: o.neighbors, order: o.order, now }) : [];
   return hits.map((h) => ({
     source: 'memory' as const,
     owner: h.owner,

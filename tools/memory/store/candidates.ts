@@ -52,24 +52,58 @@ export const PER_TERM = 2000;
 
 /**
  * For each term, the ids of the visible entries holding it (the newest PER_TERM): `t` is the term's index. An entry
- * expired but not yet swept may be among them (entriesByIds leaves it out).
+ * expired but not yet swept may be among them (entriesByIds leaves it out). Each term's ids travel as one JSON array
+ * (a row per id cost more to hand from the reader thread than to find).
  */
 export async function termHolders(db: Db, terms: readonly QueryTerm[], s: Scope): Promise<{ id: number; t: number }[]> {
   if (terms.length === 0) return [];
   const params: string[] = [];
-  const parts = terms.map((term, i) => {
+  const configs: string[] = [];
+  for (const term of terms) {
     if (db.dialect === 'sqlite') {
       const q = fts5Scoped(s, fts5Term(term));
       params.push(q.priv, q.pub);
-      const side = (table: string, n: number) => `SELECT * FROM (SELECT rowid AS id, ${i} AS t FROM ${table} WHERE ${table} MATCH ?${n} ORDER BY rowid DESC LIMIT ${PER_TERM})`;
-      return `${side('memory_fts', params.length - 1)} UNION ALL ${side('memory_fts_pub', params.length)}`;
+    } else {
+      const w = tsTerm(term);
+      params.push(tsScope(s), w.operand);
+      configs.push(w.config);
     }
-    const w = tsTerm(term);
-    params.push(tsScope(s), w.operand);
-    return `SELECT * FROM (SELECT m.id, ${i} AS t FROM memory_entries m WHERE m.fts @@ (to_tsquery('simple', ?${params.length - 1}) && to_tsquery('${w.config}', ?${params.length})) ORDER BY m.id DESC LIMIT ${PER_TERM}) AS h${i}`;
-  });
-  return db.all<{ id: number; t: number }>(parts.join(' UNION ALL '), params, { heavy: true });
+  }
+  const rows = await db.all<{ t: number; ids: string | number[] | null; more: string | null }>(holdersSql(db.dialect, terms.length, configs.join(',')), params, { heavy: true });
+  const list = (v: string | number[] | null): number[] => (v === null ? [] : typeof v === 'string' ? (JSON.parse(v) as number[]) : v);
+  // SQLite's two indexes give a term's newest in each; the newest of both are kept, as PostgreSQL's one index gives.
+  return rows.flatMap((r) =>
+    [...list(r.ids), ...list(r.more)]
+      .map(Number)
+      .sort((a, b) => b - a)
+      .slice(0, PER_TERM)
+      .map((id) => ({ id, t: r.t })),
+  );
 }
+
+/** termHolders' statement for `count` terms (on PostgreSQL, each parsed with its configuration), built once. */
+const holdersSql = (() => {
+  const made = new Map<string, string>();
+  return (dialect: Db['dialect'], count: number, configs: string): string => {
+    const key = `${dialect}/${count}/${configs}`;
+    let sql = made.get(key);
+    if (sql !== undefined) return sql;
+    const newest = (from: string) => `(SELECT json_${dialect === 'sqlite' ? 'group_array' : 'agg'}(id) FROM (${from} ORDER BY id DESC LIMIT ${PER_TERM}) AS h)`;
+    const cfg = configs.split(',');
+    sql = Array.from({ length: count }, (_, i) => {
+      const [a, b] = [2 * i + 1, 2 * i + 2];
+      if (dialect === 'sqlite') {
+        const side = (table: string, n: number) => newest(`SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ?${n}`);
+        return `SELECT ${i} AS t, ${side('memory_fts', a)} AS ids, ${side('memory_fts_pub', b)} AS more`;
+      }
+      return `SELECT ${i} AS t, ${newest(`SELECT m.id FROM memory_entries m WHERE m.fts @@ (to_tsquery('simple', ?${a}) && to_tsquery('${cfg[i]}', ?${b}))`)} AS ids, NULL AS more`;
+    }).join(' UNION ALL ');
+    // Bounded: on PostgreSQL the configurations make up to 2^16 shapes of 16 terms.
+    if (made.size >= 512) made.clear();
+    made.set(key, sql);
+    return sql;
+  };
+})();
 
 const BY_IDS = {
   sqlite: `SELECT ${COLUMNS.sqlite} FROM json_each(?1) j JOIN memory_entries e ON e.id = j.value LEFT JOIN agents a ON a.id = e.agent_id
@@ -82,31 +116,18 @@ const BY_IDS = {
 export const entriesByIds = (db: Db, ids: number[], now: number): Promise<Candidate[]> =>
   ids.length === 0 ? Promise.resolve([]) : readWords(db, db.all<Candidate>(BY_IDS[db.dialect], [JSON.stringify(ids), now], { heavy: true }));
 
-/** The newest `limit` live visible entries holding every term, with their words (the all-words filter). */
-export async function entriesHoldingAll(db: Db, terms: readonly QueryTerm[], s: Scope, limit: number, now: number): Promise<Candidate[]> {
+/** The ids of the newest `limit` visible entries holding every term (the all-words filter). */
+export async function idsHoldingAll(db: Db, terms: readonly QueryTerm[], s: Scope, limit: number): Promise<{ id: number }[]> {
   if (terms.length === 0) return [];
-  const live = 'e.expires_at IS NULL OR e.expires_at > ?3';
   if (db.dialect === 'sqlite') {
     const q = fts5Scoped(s, terms.map(fts5Term).join(' AND '));
-    const side = (table: string, n: number) => `SELECT * FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ?${n} ORDER BY rowid DESC LIMIT ?2)`;
-    return readWords(
-      db,
-      db.all<Candidate>(
-        `SELECT ${COLUMNS.sqlite} FROM (SELECT rowid FROM (${side('memory_fts', 1)} UNION ALL ${side('memory_fts_pub', 4)}) ORDER BY rowid DESC LIMIT ?2) f
-         JOIN memory_entries e ON e.id = f.rowid LEFT JOIN agents a ON a.id = e.agent_id WHERE ${live}`,
-        [q.priv, limit, now, q.pub],
-        { heavy: true },
-      ),
-    );
+    const side = (table: string, n: number) => `SELECT * FROM (SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ?${n} ORDER BY rowid DESC LIMIT ?2)`;
+    return db.all(`SELECT id FROM (${side('memory_fts', 1)} UNION ALL ${side('memory_fts_pub', 3)}) ORDER BY id DESC LIMIT ?2`, [q.priv, limit, q.pub], { heavy: true });
   }
-  const words = tsAll(terms, 4);
-  return readWords(
-    db,
-    db.all<Candidate>(
-      `SELECT ${COLUMNS.postgres} FROM (SELECT m.id FROM memory_entries m WHERE m.fts @@ (to_tsquery('simple', ?1) && ${words.sql}) ORDER BY m.id DESC LIMIT ?2) f
-       JOIN memory_entries e ON e.id = f.id LEFT JOIN agents a ON a.id = e.agent_id WHERE ${live}`,
-      [tsScope(s), limit, now, ...words.params],
-      { heavy: true },
-    ),
+  const words = tsAll(terms, 3);
+  return db.all(
+    `SELECT m.id FROM memory_entries m WHERE m.fts @@ (to_tsquery('simple', ?1) && ${words.sql}) ORDER BY m.id DESC LIMIT ?2`,
+    [tsScope(s), limit, ...words.params],
+    { heavy: true },
   );
 }

@@ -4,16 +4,19 @@
 import type { Db } from '../../../src/store/db.js';
 import { COLUMNS, readWords, type Candidate } from './search.js';
 
-/** Centres as JSON: [[id, 1 when the caller may read the centre's whole namespace, else 0], …]. */
+/**
+ * The centres (?1, a JSON array of ids), each `open` when the caller (?4) may read its whole namespace: its own, the
+ * scratchpad, or shared with it (memory_acl).
+ */
+const OPEN = `(c.agent_id IS NULL OR c.agent_id = ?4 OR EXISTS (SELECT 1 FROM memory_acl acl WHERE acl.owner_id = c.agent_id AND acl.namespace = c.namespace AND acl.grantee_id = ?4))`;
 const CENTRES = {
-  sqlite: `SELECT c.id, ifnull(c.agent_id, '') AS o, c.namespace, c.created_at, c.key, j.value ->> 1 AS open
-           FROM json_each(?1) j JOIN memory_entries c ON c.id = j.value ->> 0`,
-  postgres: `SELECT c.id, coalesce(c.agent_id, '') AS o, c.namespace, c.created_at, c.key, CAST(j.value ->> 1 AS INTEGER) AS open
-           FROM jsonb_array_elements(CAST(?1 AS JSONB)) AS j(value) JOIN memory_entries c ON c.id = CAST(j.value ->> 0 AS BIGINT)`,
+  sqlite: `SELECT c.id, ifnull(c.agent_id, '') AS o, c.namespace, c.created_at, c.key, ${OPEN} AS open FROM json_each(?1) j JOIN memory_entries c ON c.id = j.value`,
+  postgres: `SELECT c.id, coalesce(c.agent_id, '') AS o, c.namespace, c.created_at, c.key, ${OPEN} AS open
+           FROM jsonb_array_elements_text(CAST(?1 AS JSONB)) AS j(value) JOIN memory_entries c ON c.id = CAST(j.value AS BIGINT)`,
 };
 /** Where a neighbour may be: readable (the whole namespace when open, else public entries only) and live. */
 const NEAR = (owner: string) =>
-  `${owner} = c.o AND x.namespace = c.namespace AND (c.open = 1 OR x.visibility = 'public') AND (x.expires_at IS NULL OR x.expires_at > ?2)`;
+  `${owner} = c.o AND x.namespace = c.namespace AND (c.open OR x.visibility = 'public') AND (x.expires_at IS NULL OR x.expires_at > ?2)`;
 /**
  * The ids of up to `reach` entries on one side of the centre `c`, nearest first, each side seeking the timeline (or
  * key) index once. By time, entries written in the same millisecond (a bulk write) are ordered by id: PostgreSQL
@@ -44,13 +47,35 @@ function neighbourRows(dialect: Db['dialect'], order: NeighbourOrder): string {
   return `${side(true)} UNION ALL ${side(false)}`;
 }
 
-/** One statement: the neighbours of every centre, with their columns and words or their ids alone. ?3 is the reach. */
-function neighbourSql(dialect: Db['dialect'], order: NeighbourOrder, columns: boolean): string {
-  // It starts with SELECT, the mark of a read that a reader thread may take (a statement starting WITH goes to the writer).
-  const nb = `(WITH c AS MATERIALIZED (${CENTRES[dialect]}) ${neighbourRows(dialect, order)}) nb`;
-  return columns
-    ? `SELECT nb.centre, nb."offset", ${COLUMNS[dialect]} FROM ${nb} JOIN memory_entries e ON e.id = nb.id LEFT JOIN agents a ON a.id = e.agent_id`
-    : `SELECT nb.centre, nb."offset", nb.id FROM ${nb}`;
+/** NULL for each of COLUMNS after the id: a neighbour's row in entriesAndNeighbours' statement is its place alone. */
+const AFTER_ID = Array.from({ length: COLUMNS.sqlite.split(',').length - 1 }, () => 'NULL').join(', ');
+const NEIGHBOURS = (dialect: Db['dialect'], order: NeighbourOrder) => `(WITH c AS MATERIALIZED (${CENTRES[dialect]}) ${neighbourRows(dialect, order)}) nb`;
+
+/**
+ * The statements, built once (a search statement runs to kilobytes). Each starts with SELECT, the mark of a read that
+ * a reader thread may take (one starting WITH goes to the writer). ?1 ids, ?2 now, ?3 reach, ?4 the caller.
+ */
+const SQL = memo((dialect: Db['dialect'], order: NeighbourOrder, shape: 'entries' | 'ids' | 'with') => {
+  const nb = NEIGHBOURS(dialect, order);
+  const cols = COLUMNS[dialect];
+  if (shape === 'entries') return `SELECT nb.centre, nb."offset", ${cols} FROM ${nb} JOIN memory_entries e ON e.id = nb.id LEFT JOIN agents a ON a.id = e.agent_id`;
+  if (shape === 'ids') return `SELECT nb.centre, nb."offset", nb.id FROM ${nb}`;
+  const byIds =
+    dialect === 'sqlite'
+      ? 'FROM json_each(?1) j JOIN memory_entries e ON e.id = j.value'
+      : 'FROM jsonb_array_elements_text(CAST(?1 AS JSONB)) AS j(value) JOIN memory_entries e ON e.id = CAST(j.value AS BIGINT)';
+  return `SELECT NULL AS centre, NULL AS "offset", ${cols} ${byIds} LEFT JOIN agents a ON a.id = e.agent_id WHERE e.expires_at IS NULL OR e.expires_at > ?2
+    UNION ALL SELECT nb.centre, nb."offset", nb.id, ${AFTER_ID} FROM ${nb}`;
+});
+
+function memo<A extends unknown[]>(build: (...args: A) => string): (...args: A) => string {
+  const made = new Map<string, string>();
+  return (...args) => {
+    const key = args.join('/');
+    let sql = made.get(key);
+    if (sql === undefined) made.set(key, (sql = build(...args)));
+    return sql;
+  };
 }
 
 export type NeighbourOrder = 'time' | 'key';
@@ -63,21 +88,35 @@ export interface Adjacency {
 export type Neighbour = Candidate & Adjacency;
 
 interface NeighbourQuery {
-  centres: { id: number; open: boolean }[];
+  ids: number[];
+  callerId: string | null;
   reach: number;
   order: NeighbourOrder;
   now: number;
 }
 
-const neighbourParams = (o: NeighbourQuery) => [JSON.stringify(o.centres.map((c) => [c.id, c.open ? 1 : 0])), o.now, o.reach];
+const params = (o: NeighbourQuery) => [JSON.stringify(o.ids), o.now, o.reach, o.callerId];
+const none = (o: NeighbourQuery) => o.ids.length === 0 || o.reach <= 0;
 
 /**
- * Up to `reach` entries on each side of each centre in its namespace, by time (created_at, then id) or by key, that
- * the caller may read: every entry of a namespace the caller owns or is shared, only public ones of another's.
+ * Up to `reach` entries on each side of each entry in `ids` in its namespace, by time (created_at, then id) or by key,
+ * that the caller may read: every entry of a namespace the caller owns or is shared, only public ones of another's.
  */
 export const neighbourEntries = (db: Db, o: NeighbourQuery): Promise<Neighbour[]> =>
-  o.centres.length === 0 || o.reach <= 0 ? Promise.resolve([]) : readWords(db, db.all<Neighbour>(neighbourSql(db.dialect, o.order, true), neighbourParams(o), { heavy: true }));
+  none(o) ? Promise.resolve([]) : readWords(db, db.all<Neighbour>(SQL(db.dialect, o.order, 'entries'), params(o), { heavy: true }));
 
-/** Where the neighbours are, without reading them (neighbourEntries' rows, ids only). */
-export const neighbourIds = (db: Db, o: NeighbourQuery): Promise<Adjacency[]> =>
-  o.centres.length === 0 || o.reach <= 0 ? Promise.resolve([]) : db.all<Adjacency>(neighbourSql(db.dialect, o.order, false), neighbourParams(o), { heavy: true });
+/**
+ * The live entries of `ids` with their words, and where their neighbours are (ids only): one statement, for a search
+ * that ranks entries with the ones around them.
+ */
+export async function entriesAndNeighbours(db: Db, o: NeighbourQuery): Promise<{ entries: Candidate[]; adjacency: Adjacency[] }> {
+  if (o.ids.length === 0) return { entries: [], adjacency: [] };
+  const rows = await db.all<Candidate & { centre: number | null; offset: number | null }>(SQL(db.dialect, o.order, 'with'), params(o), { heavy: true });
+  const entries: Candidate[] = [];
+  const adjacency: Adjacency[] = [];
+  for (const { centre, offset, ...r } of rows) {
+    if (centre === null) entries.push(r);
+    else if (r.id !== null) adjacency.push({ centre, id: r.id, offset: offset! });
+  }
+  return { entries: await readWords(db, Promise.resolve(entries)), adjacency };
+}
