@@ -112,12 +112,16 @@ export function scanWords(text: string, terms: readonly QueryTerm[], visit: (ter
   }
 }
 
+const mayStemTo = (word: string, t: QueryTerm): boolean =>
+  t.lead.length >= 3 ? word.startsWith(t.lead) : word[0] === t.stem[0] && (t.stem.length < 2 || word[1] === t.stem[1]);
+
 /** Which query term a folded word is, or -1. */
 export function termIndex(terms: readonly QueryTerm[], word: string): number {
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i];
-    // Porter keeps a word's first two letters when it leaves two or more, so those are checked before stemming.
-    if (t.prefix ? word[0] === t.stem[0] && stem(word).startsWith(t.stem) : word[0] === t.stem[0] && (t.stem.length < 2 || word[1] === t.stem[1]) && stem(word) === t.stem) return i;
+    // Porter changes only a word's ending: every form of a term's word starts with its lead (three letters or more),
+    // and short stems keep the first two letters; both are checked before stemming.
+    if (t.prefix ? word[0] === t.stem[0] && stem(word).startsWith(t.stem) : mayStemTo(word, t) && stem(word) === t.stem) return i;
   }
   return -1;
 }

@@ -5,14 +5,14 @@ import type { Db } from '../../../src/store/db.js';
 import { COLUMNS, readWords, type Candidate } from './search.js';
 
 /**
- * The centres (?1, a JSON array of ids), each `open` when the caller (?4) may read its whole namespace: its own, the
- * scratchpad, or shared with it (memory_acl).
+ * The centres (parameter `n`, a JSON array of ids), each `open` when the caller (?4) may read its whole namespace:
+ * its own, the scratchpad, or shared with it (memory_acl).
  */
 const OPEN = `(c.agent_id IS NULL OR c.agent_id = ?4 OR EXISTS (SELECT 1 FROM memory_acl acl WHERE acl.owner_id = c.agent_id AND acl.namespace = c.namespace AND acl.grantee_id = ?4))`;
 const CENTRES = {
-  sqlite: `SELECT c.id, ifnull(c.agent_id, '') AS o, c.namespace, c.created_at, c.key, ${OPEN} AS open FROM json_each(?1) j JOIN memory_entries c ON c.id = j.value`,
-  postgres: `SELECT c.id, coalesce(c.agent_id, '') AS o, c.namespace, c.created_at, c.key, ${OPEN} AS open
-           FROM jsonb_array_elements_text(CAST(?1 AS JSONB)) AS j(value) JOIN memory_entries c ON c.id = CAST(j.value AS BIGINT)`,
+  sqlite: (n: number) => `SELECT c.id, ifnull(c.agent_id, '') AS o, c.namespace, c.created_at, c.key, ${OPEN} AS open FROM json_each(?${n}) j JOIN memory_entries c ON c.id = j.value`,
+  postgres: (n: number) => `SELECT c.id, coalesce(c.agent_id, '') AS o, c.namespace, c.created_at, c.key, ${OPEN} AS open
+           FROM jsonb_array_elements_text(CAST(?${n} AS JSONB)) AS j(value) JOIN memory_entries c ON c.id = CAST(j.value AS BIGINT)`,
 };
 /** Where a neighbour may be: readable (the whole namespace when open, else public entries only) and live. */
 const NEAR = (owner: string) =>
@@ -47,25 +47,27 @@ function neighbourRows(dialect: Db['dialect'], order: NeighbourOrder): string {
   return `${side(true)} UNION ALL ${side(false)}`;
 }
 
-/** NULL for each of COLUMNS after the id: a neighbour's row in entriesAndNeighbours' statement is its place alone. */
-const AFTER_ID = Array.from({ length: COLUMNS.sqlite.split(',').length - 1 }, () => 'NULL').join(', ');
-const NEIGHBOURS = (dialect: Db['dialect'], order: NeighbourOrder) => `(WITH c AS MATERIALIZED (${CENTRES[dialect]}) ${neighbourRows(dialect, order)}) nb`;
+/** NULL for each of COLUMNS before the words: the places' row in entriesAndNeighbours' statement holds them alone. */
+const BEFORE_TEXT = Array.from({ length: COLUMNS.sqlite.split(',').length - 1 }, () => 'NULL').join(', ');
+const NEIGHBOURS = (dialect: Db['dialect'], order: NeighbourOrder, centres: number) => `(WITH c AS MATERIALIZED (${CENTRES[dialect](centres)}) ${neighbourRows(dialect, order)}) nb`;
 
 /**
  * The statements, built once (a search statement runs to kilobytes). Each starts with SELECT, the mark of a read that
- * a reader thread may take (one starting WITH goes to the writer). ?1 ids, ?2 now, ?3 reach, ?4 the caller.
+ * a reader thread may take (one starting WITH goes to the writer). ?1 the centres, ?2 now, ?3 the reach, ?4 the caller,
+ * and for `with` ?5 the entries to read.
  */
-const SQL = memo((dialect: Db['dialect'], order: NeighbourOrder, shape: 'entries' | 'ids' | 'with') => {
-  const nb = NEIGHBOURS(dialect, order);
+const SQL = memo((dialect: Db['dialect'], order: NeighbourOrder, shape: 'entries' | 'with') => {
+  const nb = NEIGHBOURS(dialect, order, 1);
   const cols = COLUMNS[dialect];
   if (shape === 'entries') return `SELECT nb.centre, nb."offset", ${cols} FROM ${nb} JOIN memory_entries e ON e.id = nb.id LEFT JOIN agents a ON a.id = e.agent_id`;
-  if (shape === 'ids') return `SELECT nb.centre, nb."offset", nb.id FROM ${nb}`;
   const byIds =
     dialect === 'sqlite'
-      ? 'FROM json_each(?1) j JOIN memory_entries e ON e.id = j.value'
-      : 'FROM jsonb_array_elements_text(CAST(?1 AS JSONB)) AS j(value) JOIN memory_entries e ON e.id = CAST(j.value AS BIGINT)';
-  return `SELECT NULL AS centre, NULL AS "offset", ${cols} ${byIds} LEFT JOIN agents a ON a.id = e.agent_id WHERE e.expires_at IS NULL OR e.expires_at > ?2
-    UNION ALL SELECT nb.centre, nb."offset", nb.id, ${AFTER_ID} FROM ${nb}`;
+      ? 'FROM json_each(?5) j JOIN memory_entries e ON e.id = j.value'
+      : 'FROM jsonb_array_elements_text(CAST(?5 AS JSONB)) AS j(value) JOIN memory_entries e ON e.id = CAST(j.value AS BIGINT)';
+  // The places travel as one JSON array in the last row's text: a row each cost more to hand from the reader thread.
+  const places = dialect === 'sqlite' ? 'json_group_array(json_array(nb.centre, nb."offset", nb.id))' : 'CAST(json_agg(json_build_array(nb.centre, nb."offset", nb.id)) AS TEXT)';
+  return `SELECT 0 AS places, ${cols} ${byIds} LEFT JOIN agents a ON a.id = e.agent_id WHERE e.expires_at IS NULL OR e.expires_at > ?2
+    UNION ALL SELECT 1, ${BEFORE_TEXT}, ${places} FROM ${nb}`;
 });
 
 function memo<A extends unknown[]>(build: (...args: A) => string): (...args: A) => string {
@@ -89,13 +91,15 @@ export type Neighbour = Candidate & Adjacency;
 
 interface NeighbourQuery {
   ids: number[];
+  /** Whose neighbours (default: every one of `ids`). */
+  centres?: number[];
   callerId: string | null;
   reach: number;
   order: NeighbourOrder;
   now: number;
 }
 
-const params = (o: NeighbourQuery) => [JSON.stringify(o.ids), o.now, o.reach, o.callerId];
+const params = (o: NeighbourQuery) => [JSON.stringify(o.centres ?? o.ids), o.now, o.reach, o.callerId];
 const none = (o: NeighbourQuery) => o.ids.length === 0 || o.reach <= 0;
 
 /**
@@ -111,12 +115,12 @@ export const neighbourEntries = (db: Db, o: NeighbourQuery): Promise<Neighbour[]
  */
 export async function entriesAndNeighbours(db: Db, o: NeighbourQuery): Promise<{ entries: Candidate[]; adjacency: Adjacency[] }> {
   if (o.ids.length === 0) return { entries: [], adjacency: [] };
-  const rows = await db.all<Candidate & { centre: number | null; offset: number | null }>(SQL(db.dialect, o.order, 'with'), params(o), { heavy: true });
+  const rows = await db.all<Candidate & { places: number }>(SQL(db.dialect, o.order, 'with'), [...params(o), JSON.stringify(o.ids)], { heavy: true });
   const entries: Candidate[] = [];
-  const adjacency: Adjacency[] = [];
-  for (const { centre, offset, ...r } of rows) {
-    if (centre === null) entries.push(r);
-    else if (r.id !== null) adjacency.push({ centre, id: r.id, offset: offset! });
+  let adjacency: Adjacency[] = [];
+  for (const { places, ...r } of rows) {
+    if (!places) entries.push(r);
+    else adjacency = ((JSON.parse(r.text ?? '[]') ?? []) as [number, number, number | null][]).filter((p) => p[2] !== null).map(([centre, offset, id]) => ({ centre, offset, id: id! }));
   }
   return { entries: await readWords(db, Promise.resolve(entries)), adjacency };
 }
