@@ -85,6 +85,7 @@ interface Figures {
   cpu1: Cores;
   cpu2: Cores;
   search: { p50: number; p99: number; results: number };
+  question: { p50: number; p99: number; results: number };
   wall1: Load & { runs: number[] };
   wall2: Load & { runs: number[] };
   jobs1: Jobs & { runs: number[] };
@@ -209,14 +210,18 @@ async function bulkPut(url: string, secret: string): Promise<{ p50: number; p99:
   return { p50: pct(ms, 50), p99: pct(ms, 99), entriesPerS: (BULK_CALLS * 100) / (ms.reduce((a, b) => a + b, 0) / 1000) };
 }
 
-/** Sequential GET /memory/search (one request at a time) over a few query words, after 40 unmeasured. */
-async function searchLatency(url: string, secret: string): Promise<{ p50: number; p99: number; results: number }> {
+/**
+ * Sequential GET /memory/search (one request at a time) over a few query words, or questions of three of them among
+ * stop words, after 40 unmeasured.
+ */
+async function searchLatency(url: string, secret: string, questions = false): Promise<{ p50: number; p99: number; results: number }> {
   const rand = rng(5);
   const words = [...new Set(Array.from({ length: 40 }, () => word(rand)))].slice(0, 8);
   const ms: number[] = [];
   let results = 0;
   for (let i = -40; i < SEARCHES; i++) {
-    const q = words[(i + 40) % words.length];
+    const w = (k: number) => words[(i + 40 + k) % words.length];
+    const q = encodeURIComponent(questions ? `what did I note about the ${w(0)} and ${w(3)} when ${w(5)} came up?` : w(0));
     const t0 = performance.now();
     const r = await fetch(`${url}/memory/search?q=${q}&limit=20`, { headers: { authorization: `Bearer ${secret}` } });
     const body = (await r.json()) as { results?: unknown[] };
@@ -307,13 +312,14 @@ async function measure(store: Store, pg?: TestPostgres): Promise<Figures> {
     if (count !== MEMORY_AGENTS * PER_AGENT) throw new Error(`expected ${MEMORY_AGENTS * PER_AGENT} entries, found ${count}`);
     if (db.dialect === 'postgres') await db.exec('VACUUM ANALYZE');
     const search = await searchLatency(a, memorySecrets[0]);
+    const question = await searchLatency(a, memorySecrets[0], true);
     const bulk = await bulkPut(a, memorySecrets[1]);
     loadavg.push(`seeded ${load()}`);
     // One instance, and two on the same database loaded at once, in alternating rounds (1, 2, then 2, 1): the
     // machine's noise (±10% between runs here) and any drift over the runs fall on both sides alike, and each
     // figure is the mean of its runs.
     const putSecrets = memorySecrets.slice(0, PUT_AGENTS);
-    note(`${store}: search p99 ${search.p99.toFixed(1)} ms`);
+    note(`${store}: search p99 ${search.p99.toFixed(1)} ms, questions ${question.p99.toFixed(1)} ms`);
     const runs: { n: 1 | 2; put: Load; cpu: Cores; wall: Load; jobs: Jobs }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const n of round % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
@@ -337,7 +343,7 @@ async function measure(store: Store, pg?: TestPostgres): Promise<Figures> {
     const [cpu1, cpu2] = [meanCores(of(1).map((r) => r.cpu)), meanCores(of(2).map((r) => r.cpu))];
     const [wall1, wall2] = [meanLoad(of(1).map((r) => r.wall)), meanLoad(of(2).map((r) => r.wall))];
     const [jobs1, jobs2] = [meanJobs(of(1).map((r) => r.jobs)), meanJobs(of(2).map((r) => r.jobs))];
-    return { seedS, bulk, put1, put2, cpu1, cpu2, search, wall1, wall2, jobs1, jobs2, loadavg };
+    return { seedS, bulk, put1, put2, cpu1, cpu2, search, question, wall1, wall2, jobs1, jobs2, loadavg };
   } finally {
     await db?.close();
     await Promise.all(gws.map((g) => g.stop()));
@@ -389,6 +395,7 @@ export async function postgres(): Promise<string> {
   out.push(row('CPU during the PUTs, 1 instance (cores, and µs a PUT)', (f) => cores(f.cpu1, f.put1)));
   out.push(row('CPU during the PUTs, 2 instances', (f) => cores(f.cpu2, f.put2)));
   out.push(row('search at 100k entries (sequential)', (f) => `p50 ${f.search.p50.toFixed(1)} ms, p99 ${f.search.p99.toFixed(1)} ms (${f.search.results.toFixed(1)} hits a query)`, 'p99 ≤ 30 ms', (f) => f.search.p99 <= 30));
+  out.push(row('search by question at 100k (sequential)', (f) => `p50 ${f.question.p50.toFixed(1)} ms, p99 ${f.question.p99.toFixed(1)} ms (${f.question.results.toFixed(1)} hits a query)`, 'p99 ≤ 30 ms', (f) => f.question.p99 <= 30));
   out.push(row('wall post, 1 instance', (f) => rate(f.wall1)));
   out.push(row('wall post, 2 instances', (f) => rate(f.wall2), '≥ 1 instance', (f) => f.wall2.rps >= f.wall1.rps));
   out.push(row('wall post, 2 ÷ 1 instances', (f) => ratio(f.wall2.rps, f.wall1.rps)));
