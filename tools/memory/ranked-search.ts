@@ -3,14 +3,14 @@
 // ranking, an embeddings endpoint (when configured) fuses in entries close in meaning, and each hit can come with the
 // entries around it. The visibility rule is in the SQL; the ranking is the same on every store.
 import type { ToolContext } from '../../src/registry/types.js';
-import { queryTerms, type MatchMode } from './query-terms.js';
+import { queryTerms, type MatchMode, type QueryTerm } from './query-terms.js';
 import { countTerms, directScores, NEIGHBOUR_REACH, preselect, withNeighbours, type Counted, type TermStats } from './relevance.js';
 import { semanticRerank } from './semantic.js';
 import { iso } from './shape.js';
 import { snippetter } from './snippet.js';
 import { sharedWith } from './store/acl.js';
-import { entriesByIds, idsHoldingAll, termHolders } from './store/candidates.js';
-import { entriesAndNeighbours, neighbourEntries, type NeighbourOrder } from './store/neighbours.js';
+import { entriesByIds, idsHoldingAll, termHolders, type Scope } from './store/candidates.js';
+import { entriesAndNeighbours, neighbourEntries, type Neighbour, type NeighbourOrder } from './store/neighbours.js';
 import type { Candidate, SearchHit } from './store/search.js';
 
 export interface MemorySearchOptions {
@@ -39,6 +39,17 @@ function aclStatus(hit: { owner_id: string | null; visibility: string }, callerI
 const byScore = (score: ReadonlyMap<number, number>) => (a: Candidate, b: Candidate) =>
   (score.get(b.id) ?? 0) - (score.get(a.id) ?? 0) || b.updated_at - a.updated_at || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
+/** Which entries to read: any word, the most promising holders (and every holder, to weigh terms); every word, the newest. */
+async function chooseEntries(ctx: ToolContext, terms: QueryTerm[], o: MemorySearchOptions, scope: Scope): Promise<{ ids: number[]; holders: Set<number>; stats?: TermStats }> {
+  if (o.match === 'all') {
+    const ids = (await idsHoldingAll(ctx.db, terms, scope, poolSize(o.limit))).map((r) => r.id);
+    return { ids, holders: new Set(ids) };
+  }
+  const held = await termHolders(ctx.db, terms, scope);
+  const chosen = preselect(held, terms.length, poolSize(o.limit));
+  return { ids: chosen.ids, holders: new Set(held.map((h) => h.id)), stats: chosen.stats };
+}
+
 export async function runMemorySearch(ctx: ToolContext, o: MemorySearchOptions) {
   const terms = queryTerms(o.q, o.match);
   if (terms.length === 0) return [];
@@ -46,25 +57,10 @@ export async function runMemorySearch(ctx: ToolContext, o: MemorySearchOptions) 
   const shared = callerId ? await sharedWith(ctx.db, callerId) : [];
   const sharedSet = new Set(shared.map((s) => `${s.owner_id}/${s.namespace}`));
   // The index already limited entries to what the caller may see; this re-check is defence in depth.
-  const open = (r: { owner_id: string | null; namespace: string }) => r.owner_id === null || r.owner_id === callerId || sharedSet.has(`${r.owner_id}/${r.namespace}`);
-  const visible = (r: Candidate) => open(r) || r.visibility === 'public';
+  const visible = (r: Candidate) => r.owner_id === null || r.owner_id === callerId || r.visibility === 'public' || sharedSet.has(`${r.owner_id}/${r.namespace}`);
   const now = ctx.clock.now();
-  const scope = { callerId, shared, namespace: o.namespace || null };
-  // Any word: which entries hold which terms, then the most promising of them read. Every word: the newest that hold
-  // all. With them, where their neighbours in time are.
-  let ids: number[];
-  let stats: TermStats | undefined;
-  let holders: Set<number>;
-  if (o.match === 'any') {
-    const held = await termHolders(ctx.db, terms, scope);
-    const chosen = preselect(held, terms.length, poolSize(o.limit));
-    ids = chosen.ids;
-    stats = chosen.stats;
-    holders = new Set(held.map((h) => h.id));
-  } else {
-    ids = (await idsHoldingAll(ctx.db, terms, scope, poolSize(o.limit))).map((r) => r.id);
-    holders = new Set(ids);
-  }
+  const { ids, holders, stats } = await chooseEntries(ctx, terms, o, { callerId, shared, namespace: o.namespace || null });
+  // The entries read, and where the neighbours in time of the most promising are.
   const { entries: pool, adjacency } = await entriesAndNeighbours(ctx.db, { ids, centres: ids.slice(0, CENTRES), callerId, reach: NEIGHBOUR_REACH, order: 'time', now });
   const entries = new Map<number, Candidate>();
   const counted = new Map<number, Counted>();
@@ -82,7 +78,7 @@ export async function runMemorySearch(ctx: ToolContext, o: MemorySearchOptions) 
     .slice(0, o.limit)
     .map(({ text, ...r }) => ({ ...r, snippet: snippet(text), score: score.get(r.id)! }));
   const hits = await semanticRerank(ctx, o.q, lexical, { limit: o.limit, namespace: o.namespace || null });
-  const context = o.neighbors > 0 ? await neighbourEntries(ctx.db, { ids: hits.map((h) => h.id), callerId, reach: o.neighbors, order: o.order, now }) : [];
+  const around = o.neighbors > 0 ? await neighbourEntries(ctx.db, { ids: hits.map((h) => h.id), callerId, reach: o.neighbors, order: o.order, now }) : null;
   return hits.map((h) => ({
     source: 'memory' as const,
     owner: h.owner,
@@ -94,13 +90,13 @@ export async function runMemorySearch(ctx: ToolContext, o: MemorySearchOptions) 
     acl_status: aclStatus(h, callerId),
     created_at: iso(h.created_at),
     updated_at: iso(h.updated_at),
-    ...(o.neighbors > 0
-      ? {
-          neighbors: context
-            .filter((n) => n.centre === h.id)
-            .sort((a, b) => a.offset - b.offset)
-            .map((n) => ({ offset: n.offset, key: n.key, snippet: snippet(n.text), tags: JSON.parse(n.tags) as string[], created_at: iso(n.created_at), updated_at: iso(n.updated_at) })),
-        }
-      : {}),
+    ...(around ? { neighbors: neighboursOf(h.id, around, snippet) } : {}),
   }));
 }
+
+/** A hit's neighbours as returned: nearest before first, each with its offset, key, snippet and times. */
+const neighboursOf = (id: number, around: Neighbour[], snippet: (text: string) => string) =>
+  around
+    .filter((n) => n.centre === id)
+    .sort((a, b) => a.offset - b.offset)
+    .map((n) => ({ offset: n.offset, key: n.key, snippet: snippet(n.text), tags: JSON.parse(n.tags) as string[], created_at: iso(n.created_at), updated_at: iso(n.updated_at) }));

@@ -1,8 +1,10 @@
-// SQL for full-text search over memory (FTS5, BM25) with the visibility rule in the query itself:
-// own entries, entries shared with the caller, public entries and the scratchpad, never others' private ones.
+// What memory search shares across its stores: FTS5 query strings (the every-word filter of forget and the wall, the
+// wall's any-word search), the scope tokens that put the visibility rule in the index (own entries, entries shared
+// with the caller, public entries and the scratchpad, never others' private ones), the columns a candidate is read
+// with, and corpus counts. Finding and ranking candidates is candidates.ts, neighbours.ts and ../relevance.ts.
 import type { Db } from '../../../src/store/db.js';
 import { flattenText } from '../../../src/store/value-codec.js';
-import { queryTerms, type MatchMode, type QueryTerm } from '../query-terms.js';
+import { queryTerms } from '../query-terms.js';
 
 /**
  * Turns free text into a safe FTS5 query: every word must match; a word written with a trailing `*` (at least
