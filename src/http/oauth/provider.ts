@@ -17,6 +17,14 @@ import { RecordAdapter } from './record-adapter.js';
 import { OAUTH_ROUTES } from './routes.js';
 
 
+/** A redirect URI a client may register: HTTPS, or HTTP on a loopback host. */
+export function acceptableRedirect(uri: string): boolean {
+  const u = URL.parse(uri);
+  if (!u) return false;
+  if (u.protocol === 'https:') return true;
+  return u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+}
+
 export const interactionPath = (uid: string): string => `/oauth/interaction/${uid}`;
 
 /** Seconds. Access tokens are short-lived; a refresh token lasts while the client keeps using it. */
@@ -64,6 +72,22 @@ export async function createProvider(deps: ProviderDeps): Promise<{ provider: Pr
       id_token_signed_response_alg: 'ES256',
     },
     responseTypes: ['code'],
+    // Redirect URIs must be loopback or HTTPS (MCP 2026-07-28, security considerations): checked for every client,
+    // registered or described by a metadata document.
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator: (_ctx, key, value) => {
+        if (key !== 'redirect_uris' || !Array.isArray(value)) return;
+        const bad = (value as unknown[]).find((uri) => !acceptableRedirect(String(uri)));
+        if (bad === undefined) return;
+        const err = new errors.InvalidRedirectUri();
+        err.error_description = `redirect_uris must be https URLs or http URLs on a loopback host (localhost, 127.0.0.1, [::1]); ${String(bad)} is neither`;
+        throw err;
+      },
+    },
+    // The resource's scopes are also the server's own, so that dynamic registration takes a client that names the
+    // scope the 401 challenge gave it (`scope: "read write"`), as both MCP SDKs register.
+    scopes: ['openid', 'offline_access', ...OAUTH_SCOPES],
     pkce: { required: () => true },
     cookies: { keys: [cookie], long: { signed: true, httpOnly: true, sameSite: 'lax' }, short: { signed: true, httpOnly: true, sameSite: 'lax' } },
     jwks: { keys: [jwk] },
