@@ -29,6 +29,7 @@ import { mountOAuth } from './http/oauth/mount.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { mountA2a, type A2a } from './a2a/mount.js';
 import { mountChat } from './openai/chat-endpoint.js';
+import { scopeRefusal } from './mcp/scope-preflight.js';
 
 const loadMcp = () => import('./mcp/runtime.js');
 import { Registry } from './registry/registry.js';
@@ -193,6 +194,7 @@ export class Gateway {
         // Sessions in the database, so any instance (or this one after a restart) serves them.
         store: new McpSessionStore(this.db, config.mcpSessionIdleMs),
         onStoreError: (err) => this.log.warn({ err }, 'mcp session store failed'),
+        refuse: (req, raw) => scopeRefusal((name) => this.registry.get(name), config.baseUrl, guardedCredentials(req), raw),
       });
       this.sse = new LegacySseEndpoint(factory, { maxSessions: config.caches.mcpSseSessions, messagesPath: '/mcp/messages', credentials: guardedCredentials });
       return { streamable: this.streamable, sse: this.sse };

@@ -2,6 +2,7 @@
 // sessions (SDK v1 Server, server.ts) and the stateless 2026-07-28 requests (SDK v2 Server, v2-server.ts)
 // register these same functions, so the two eras cannot drift apart. Errors are McpMethodError; each server
 // turns them into its SDK's error type.
+import { scopeFor } from '../auth/oauth-scopes.js';
 import { EXTENSION_ID as UI_EXTENSION_ID, RESOURCE_MIME_TYPE as UI_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { GatewayError } from '../errors.js';
 import type { PromptMessage } from '../registry/prompt-defs.js';
@@ -115,19 +116,20 @@ function toMcpTool(t: Tool): McpTool {
 /**
  * Tool pages per toolset filter, computed once per filter. A client picks its filter (`?toolsets=`), so the key is
  * the filter's set (order and repeats do not make new ones) and at most PAGE_FILTERS are kept, the oldest out first.
+ * A signed-in caller (an OAuth token) sees only the tools its scopes allow: the scopes are part of the key.
  */
 const pageCache = new WeakMap<Registry, Map<string, McpTool[]>>();
 const PAGE_FILTERS = 64;
 
-function visibleTools(catalog: McpCatalog, toolsets: string[]): McpTool[] {
+function visibleTools(catalog: McpCatalog, toolsets: string[], scopes?: readonly string[]): McpTool[] {
   let byFilter = pageCache.get(catalog.registry);
   if (!byFilter) pageCache.set(catalog.registry, (byFilter = new Map()));
-  const key = [...new Set(toolsets)].sort().join(',');
+  const key = `${[...new Set(toolsets)].sort().join(',')}${scopes ? `|${[...scopes].sort().join(',')}` : ''}`;
   let list = byFilter.get(key);
   if (!list) {
     list = catalog.registry
       .list()
-      .filter((t) => t.expose.mcp && (toolsets.length === 0 || toolsets.includes(t.toolset)))
+      .filter((t) => t.expose.mcp && (toolsets.length === 0 || toolsets.includes(t.toolset)) && (!scopes || scopes.includes(scopeFor(t))))
       .map(toMcpTool);
     if (byFilter.size >= PAGE_FILTERS) byFilter.delete(byFilter.keys().next().value!);
     byFilter.set(key, list);
@@ -262,8 +264,8 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
   };
 
   return {
-    listTools(cursor: string | undefined) {
-      const p = page(visibleTools(catalog, toolsets), cursor, catalog.pageSize);
+    listTools(cursor: string | undefined, credentials?: Credentials) {
+      const p = page(visibleTools(catalog, toolsets, credentials?.accessToken?.scopes), cursor, catalog.pageSize);
       return { tools: p.items, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
     },
 

@@ -135,7 +135,7 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
     if (subscribed.delete(req.params.uri)) await state?.saveSubscriptions([...subscribed]);
     return {};
   });
-  server.setRequestHandler(ListToolsRequestSchema, (req) => v1(() => m.listTools(req.params?.cursor)));
+  server.setRequestHandler(ListToolsRequestSchema, (req, extra) => v1(() => m.listTools(req.params?.cursor, creds(extra))));
   /** A tool call with the session's binding; vault_login / vault_logout's change is written before the answer. */
   const callTool = async (name: string, args: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, credentials: Credentials, opts: CallToolOptions) => {
     const before = session.login;

@@ -45,7 +45,7 @@ export function mountSignedInMcp(router: Router, guard: OriginGuard, deps: Signe
       return refuse(res, bearerChallenge(base, { error: 'invalid_token', description: why }), why);
     }
     // The token replaces the Bearer secret: on this path a Bearer is always an access token.
-    signedIn.set(req, { ...deps.credentials(req), bearer: undefined, accessToken: { token, resource } });
+    signedIn.set(req, { ...deps.credentials(req), bearer: undefined, accessToken: { token, resource, scopes: check.grant.scopes } });
     try {
       await deps.serve(req, res, toolsetsOf(new URLSearchParams(rawQuery)));
     } catch {

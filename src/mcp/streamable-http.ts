@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Credentials } from '../registry/types.js';
 import { readBody } from '../http/read-body.js';
+import type { Refusal } from './scope-preflight.js';
 import { sendJsonText } from '../http/send.js';
 import { HttpSessionTransport, isRequest, type ResumeOptions } from './http-transport.js';
 import { parseEventId } from './sse-replay.js';
@@ -57,6 +58,8 @@ export interface StreamableOptions {
   store?: McpSessionStore;
   /** Hears failures of background store writes (seen_at, pruning). */
   onStoreError?: (err: unknown) => void;
+  /** Answers a request before any MCP server sees it (a signed-in call outside its token's scopes: scope-preflight.ts). */
+  refuse?(req: IncomingMessage, raw: unknown): Refusal | null;
 }
 
 interface Session {
@@ -220,6 +223,8 @@ export class StreamableHttpEndpoint {
     } catch {
       return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
     }
+    const refused = this.opts.refuse?.(req, raw);
+    if (refused) return sendJsonText(res, refused.status, refused.body, refused.headers, 'application/json');
     const { modern } = this.opts;
     const claimed = modern?.claims(req, raw);
     if (claimed) return modern!.handle(req, res, raw, { toolsets, credentials: this.opts.credentials(req) }, claimed);

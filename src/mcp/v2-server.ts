@@ -53,7 +53,8 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     // resources/subscribe below.
     capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {}, completions: {}, extensions: SERVER_EXTENSIONS },
     instructions: INSTRUCTIONS,
-    cacheHints: CACHE_HINTS,
+    // A signed-in caller's tool list depends on its token's scopes: its own to keep.
+    cacheHints: credentials.accessToken?.scopes ? { ...CACHE_HINTS, 'tools/list': { ...CACHE_HINTS['tools/list'], cacheScope: 'private' } } : CACHE_HINTS,
   });
   const m = mcpMethods(catalog, toolsets);
   // The Tasks extension is negotiated per request, which only the 2026-07-28 era does.
@@ -61,7 +62,7 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
   /** A modern request declares its capabilities in its own envelope; a legacy connection did at initialize. */
   const clientCanElicit = (envelope: object | undefined): boolean =>
     Boolean(era === 'modern' ? (envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[CLIENT_CAPABILITIES]?.elicitation : server.getClientCapabilities()?.elicitation);
-  server.setRequestHandler('tools/list', (req) => v2(() => m.listTools(req.params?.cursor)));
+  server.setRequestHandler('tools/list', (req) => v2(() => m.listTools(req.params?.cursor, creds())));
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const above = confirmAboveOf(req.params._meta);
     // Modern clients that can elicit answer on a retried request (input_required); legacy ones on this exchange.

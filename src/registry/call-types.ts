@@ -14,8 +14,12 @@ export interface Credentials {
   xPayment?: string;
   /** `X-Operator-Token`, for operator-only actions. */
   operatorToken?: string;
-  /** An OAuth access token and the resource (absolute URL) it was presented to; only /mcp/agent sets it. */
-  accessToken?: { token: string; resource: string };
+  /**
+   * An OAuth access token and the resource (absolute URL) it was presented to; only /mcp/agent sets it. `scopes` are
+   * those it was granted when the request was checked, for shaping lists and refusing early; the registry checks the
+   * token again for every call.
+   */
+  accessToken?: { token: string; resource: string; scopes?: readonly string[] };
   /** A revenue key of the commercial group (`X-Revenue-Key`, or a Bearer with its prefix at {api_url}). */
   revenueKey?: string;
   /** A vault_login handle: the one a lasting MCP connection was bound to, or a verb's `login` argument. */

@@ -181,20 +181,53 @@ describe.skipIf(!hasChromium)('OAuth sign-in for /mcp/agent, in Chromium', () =>
     expect(raw.some((x) => x.id_hash === createHash('sha256').update(token).digest('hex'))).toBe(true);
   }, 60_000);
 
-  it('limits a token to its scopes in the registry: a read-only token reads but cannot write (403 insufficient_scope)', async () => {
+  it('limits a token to its scopes: a read-only token lists and calls read tools; a write is HTTP 403 with a step-up challenge', async () => {
     const t = await obtainTokens(ctx, { gatewayUrl: gw.url, client, resource: mcpAgent }, alice, 'read');
     expect(t.scope).toBe('read');
-    const c = new ClientV2({ name: 'oauth-read', version: '1' });
-    await c.connect(new TransportV2(new URL(mcpAgent), { requestInit: { headers: { authorization: `Bearer ${t.access_token}` } } }));
-    const read = await c.callTool({ name: 'whoami', arguments: {} });
-    expect(read.isError).toBeFalsy();
-    const write = await c.callTool({ name: 'memory_put', arguments: { namespace: 'notes', key: 'w', value: 'nope' } });
-    expect(write.isError).toBe(true);
-    const err = JSON.stringify(write.structuredContent ?? write.content);
-    expect(err).toContain('insufficient_scope');
-    expect(err).toContain('403');
-    const vault = await c.callTool({ name: 'vault_list', arguments: {} });
-    expect(JSON.stringify(vault.structuredContent ?? vault.content)).toContain('insufficient_scope');
+    for (const [name, c] of [
+      ['v2', new ClientV2({ name: 'oauth-read', version: '1' })],
+      ['v1', new ClientV1({ name: 'oauth-read', version: '1' })],
+    ] as const) {
+      const headers = { authorization: `Bearer ${t.access_token}` };
+      await (c as ClientV2).connect(name === 'v2' ? new TransportV2(new URL(mcpAgent), { requestInit: { headers } }) : (new TransportV1(new URL(mcpAgent), { requestInit: { headers } }) as never));
+      const tools = (await (c as ClientV2).listTools()).tools.map((x) => x.name);
+      expect(tools, name).toContain('whoami');
+      expect(tools, name).toContain('memory_get');
+      expect(tools, name).not.toContain('memory_put');
+      expect(tools, name).not.toContain('vault_list');
+      expect((await (c as ClientV2).callTool({ name: 'whoami', arguments: {} })).isError, name).toBeFalsy();
+      await (c as ClientV2).close();
+    }
+    // A write, as an SDK sends it: HTTP 403 with the challenge naming what to sign in for (what the token holds and
+    // what the call needs), the protected resource's metadata, and a JSON-RPC error the SDKs can show.
+    const init = await mcpPost(mcpAgent, t.access_token, INIT);
+    const session = init.headers.get('mcp-session-id')!;
+    await mcpPost(mcpAgent, t.access_token, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const write = await fetch(mcpAgent, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${t.access_token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'memory_put', arguments: { namespace: 'notes', key: 'w', value: 'nope' } } }),
+    });
+    expect(write.status).toBe(403);
+    const challenge = write.headers.get('www-authenticate')!;
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="read write"');
+    expect(challenge).toContain('resource_metadata="');
+    expect(await write.json()).toMatchObject({ id: 7, error: { code: -32003, data: { error: 'insufficient_scope', required_scope: 'write' } } });
+    // The 2026-07-28 revision gets the same answer; the vault needs "vault".
+    const modern = await fetch(mcpAgent, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${t.access_token}`, 'mcp-protocol-version': '2026-07-28' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'vault_list', arguments: {} } }),
+    });
+    expect(modern.status).toBe(403);
+    expect(modern.headers.get('www-authenticate')).toContain('scope="read vault"');
+    // Nothing was written.
+    const full = await obtainTokens(ctx, { gatewayUrl: gw.url, client, resource: mcpAgent }, alice, 'read write');
+    const c = new ClientV2({ name: 'oauth-rw', version: '1' });
+    await c.connect(new TransportV2(new URL(mcpAgent), { requestInit: { headers: { authorization: `Bearer ${full.access_token}` } } }));
+    expect(JSON.stringify(await c.callTool({ name: 'memory_get', arguments: { namespace: 'notes', key: 'w' } }))).toContain('not_found');
+    expect((await c.listTools()).tools.map((x) => x.name)).toContain('memory_put');
     await c.close();
   }, 60_000);
 });
