@@ -28,13 +28,18 @@ const claimsEnvelope = (m: unknown): boolean => {
   return typeof meta === 'object' && meta !== null && ENVELOPE in meta;
 };
 
+/** The request's MCP-Protocol-Version header names a revision the 2025-era sessions (SDK v1) do not speak. */
+export function namesModernRevision(req: IncomingMessage): boolean {
+  const version = req.headers['mcp-protocol-version'];
+  return typeof version === 'string' && !LEGACY_VERSIONS.includes(version);
+}
+
 /**
  * A cheap first look: could this request be a modern one? (The SDK decides for those that could.) A header
  * naming a revision the 2025-era sessions (SDK v1) do not speak, or the envelope in a message, claims it.
  */
 function mayBeModern(req: IncomingMessage, body: unknown): boolean {
-  const version = req.headers['mcp-protocol-version'];
-  if (typeof version === 'string' && !LEGACY_VERSIONS.includes(version)) return true;
+  if (namesModernRevision(req)) return true;
   return Array.isArray(body) ? body.some(claimsEnvelope) : claimsEnvelope(body);
 }
 

@@ -1,7 +1,6 @@
 // The 2025-era MCP server for one connection (stdio process, HTTP session or SSE stream), on SDK v1's low-level
 // Server. The answers come from methods.ts, shared with the 2026-07-28 path (v2-server.ts); this file only
 // binds them to v1's request schemas and error type.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -17,6 +16,8 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Credentials, McpSession } from '../registry/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ParamsCheckedServer } from './params-checked-server.js';
 import { confirmAboveOf, elicitingConfirmer } from './confirmations.js';
 import { boundCredentials, INSTRUCTIONS, INVALID_PARAMS, McpMethodError, mcpMethods, SERVER_EXTENSIONS, SERVER_INFO, type CallToolOptions, type McpCatalog } from './methods.js';
 import { progressReporter } from './progress.js';
@@ -90,7 +91,7 @@ const v1 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
 };
 
 export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions): Server {
-  const server = new Server(SERVER_INFO, {
+  const server = new ParamsCheckedServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {}, completions: {}, extensions: SERVER_EXTENSIONS },
     instructions: INSTRUCTIONS,
   });

@@ -18,7 +18,7 @@ import type { Refusal } from './scope-preflight.js';
 import { sendJsonText } from '../http/send.js';
 import { HttpSessionTransport, isRequest, type ResumeOptions } from './http-transport.js';
 import { parseEventId } from './sse-replay.js';
-import type { ModernHttpEndpoint } from './modern-http.js';
+import { namesModernRevision, type ModernHttpEndpoint } from './modern-http.js';
 import { plainToolCallOf, type SessionState } from './server.js';
 import type { PlainCall } from './plain-call.js';
 import { answerOnSession, plainSessionCall } from './session-direct.js';
@@ -122,6 +122,8 @@ export class StreamableHttpEndpoint {
       case 'POST':
         return this.post(req, res, toolsets);
       case 'GET':
+        // The 2026-07-28 revision has no GET stream: its notifications come over POST (subscriptions/listen).
+        if (namesModernRevision(req)) return rpcError(res, 405, -32000, 'Method Not Allowed: this protocol revision opens no GET stream; use POST.', { Allow: 'POST' });
         return this.get(req, res);
       case 'DELETE':
         return this.delete(req, res);
@@ -247,6 +249,11 @@ export class StreamableHttpEndpoint {
     if (messages.some(isInitialize)) {
       if (messages.length > 1) return rpcError(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
       if (req.headers['mcp-session-id']) return rpcError(res, 400, -32600, 'Invalid Request: Server already initialized');
+      // A malformed initialize opens no session (the server would refuse it, after the session was stored).
+      const params = (messages[0] as { params?: unknown }).params;
+      if (params === null || typeof params !== 'object' || typeof (params as { protocolVersion?: unknown }).protocolVersion !== 'string') {
+        return rpcError(res, 400, -32602, 'Invalid params for initialize: params must be an object with protocolVersion, capabilities and clientInfo');
+      }
       const id = randomUUID();
       const init = ((messages[0] as { params?: Record<string, unknown> }).params ?? {}) as Record<string, unknown>;
       // Stored before the answer, so the session's next request finds it on any instance.
