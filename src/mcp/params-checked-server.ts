@@ -31,8 +31,10 @@ export class ParamsCheckedServer extends Server {
         try {
           return await handler(request, extra);
         } catch (err) {
-          if (isValidationError(err)) throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${describeIssues(err.issues)}`);
-          throw err;
+          if (!isValidationError(err)) throw err;
+          // The bare message on the wire, as every other 2025-era error (server.ts's v1): the client prefixes it.
+          const message = `Invalid params for ${method}: ${describeIssues(err.issues)}`;
+          throw Object.assign(new McpError(ErrorCode.InvalidParams, message), { message });
         }
       };
       handlers.set(method, Object.assign(checked, { checked: true as const }));
