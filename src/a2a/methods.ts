@@ -12,6 +12,7 @@ import { withHistory } from './task-record.js';
 import type { TaskService } from './task-service.js';
 import { isTerminal, type StreamEvent, type Task } from './types.js';
 import { fromV1Send, v1Card, v1Event, v1Task } from './v1.js';
+import { listTasks } from './list-tasks.js';
 
 export const STREAMED = Symbol('streamed');
 
@@ -150,9 +151,7 @@ export function methodTables(d: MethodDeps): { v03: Record<string, Handler>; v1:
     CancelTask: async (c) => v1Task(await d.service.cancel(parseParams(TaskIdParams, c.params).id, c.caller)),
     SubscribeToTask: (c) => resubscribe(c, v1Event, true),
     GetExtendedAgentCard: async (c) => v1Card(await extendedCard(c.caller)),
-    ListTasks: async () => {
-      throw new RpcError(RPC.UNSUPPORTED_OPERATION, 'ListTasks is not supported; keep the task ids you were given.');
-    },
+    ListTasks: (c) => listTasks(d.service.db, c.caller, c.params),
     CreateTaskPushNotificationConfig: pushUnsupported,
     SetTaskPushNotificationConfig: pushUnsupported,
     GetTaskPushNotificationConfig: pushUnsupported,

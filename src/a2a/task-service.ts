@@ -49,6 +49,11 @@ export class TaskService {
     });
   }
 
+  /** The task store (ListTasks reads it directly). */
+  get db(): Db {
+    return this.d.db;
+  }
+
   private now(): number {
     return this.d.clock.now();
   }

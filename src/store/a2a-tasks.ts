@@ -71,3 +71,36 @@ export const contextTasks = (q: Queryable, contextId: string, agentId: string | 
 /** The rows of listened tasks as the task hub's poll reads them (src/a2a/hub.ts), for moves made elsewhere. */
 export const polledTasks = <T>(q: Queryable, ids: string[]) =>
   q.all<T>(`SELECT id, context_id, state, status, artifacts, waiting_ref FROM a2a_tasks WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+
+export interface TaskListQuery {
+  agentId: string;
+  contextId?: string;
+  state?: string;
+  /** Only tasks updated at or after this time (ms). */
+  updatedFrom?: number;
+  /** Resume after this task of the previous page (updated_at, id), newest first. */
+  after?: { updatedAt: number; id: string };
+  limit: number;
+}
+
+const listFilter = (o: TaskListQuery, params: (string | number)[]) => {
+  const where = ['agent_id = ?'];
+  params.push(o.agentId);
+  if (o.contextId !== undefined) where.push('context_id = ?'), params.push(o.contextId);
+  if (o.state !== undefined) where.push('state = ?'), params.push(o.state);
+  if (o.updatedFrom !== undefined) where.push('updated_at >= ?'), params.push(o.updatedFrom);
+  return where;
+};
+
+/** An agent's tasks, newest update first, one page (A2A v1.0 ListTasks), and how many match in all. */
+export async function listTasks(q: Queryable, o: TaskListQuery): Promise<{ rows: TaskRow[]; total: number }> {
+  const countParams: (string | number)[] = [];
+  const countWhere = listFilter(o, countParams);
+  const total = Number((await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM a2a_tasks WHERE ${countWhere.join(' AND ')}`, countParams))?.n ?? 0);
+  const params: (string | number)[] = [];
+  const where = listFilter(o, params);
+  if (o.after) where.push('(updated_at < ? OR (updated_at = ? AND id < ?))'), params.push(o.after.updatedAt, o.after.updatedAt, o.after.id);
+  params.push(o.limit);
+  const rows = await q.all<TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, id DESC LIMIT ?`, params, { heavy: true });
+  return { rows, total };
+}

@@ -80,7 +80,7 @@ describe('a request without id is answered with id null', () => {
     expectError(await noId('message/send', userText('hi'), V1), -32601, null);
     expectError(await noId('GetTask', {}, V1), -32602, null);
     expectError(await noId('SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ nothing: 1 }] } }, V1), -32602, null);
-    expectError(await noId('ListTasks', {}, V1), -32004, null);
+    expectError(await noId('ListTasks', { pageSize: 0 }, V1), -32602, null);
   });
 
   it('an id of a wrong type is still -32600 with id null, whatever the method', async () => {

@@ -93,8 +93,8 @@ describe('A2A v1.0 method names and shapes', () => {
     expect(card.skills.find((s: { id: string }) => s.id === 'vault').securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
   });
 
-  it('ListTasks is unsupported (-32004); push notification methods -32003', async () => {
-    expect((await rpc(gw.url, 'ListTasks', {}, V1)).body.error.code).toBe(-32004);
+  it('ListTasks answers an anonymous caller with no tasks (issue 41); push notification methods -32003', async () => {
+    expect((await rpc(gw.url, 'ListTasks', {}, V1)).body.result).toEqual({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 });
     expect((await rpc(gw.url, 'CreateTaskPushNotificationConfig', {}, V1)).body.error.code).toBe(-32003);
   });
 });
