@@ -1,4 +1,4 @@
-// POST /a2a (JSON-RPC 2.0, A2A v0.3; v1.0 with `A2A-Version: 1.0`) and the agent card at the well-known
+// POST /a2a (JSON-RPC 2.0, A2A v0.3; v1.0 with `A2A-Version: 1.0`, as a header or a query parameter) and the agent card at the well-known
 // paths. Reads the body, checks the envelope, resolves the caller from the headers once, dispatches.
 // Every JSON-RPC error is answered with HTTP 200.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,6 +16,7 @@ import { idOfError, parseRequest, rpcError, rpcResult, RPC, RpcError, type RpcId
 import { methodTables, STREAMED, type Handler } from './methods.js';
 import type { SseStream } from './sse.js';
 import { TaskService } from './task-service.js';
+import { v1Card } from './v1.js';
 
 export interface A2aDeps {
   registry: Registry;
@@ -32,13 +33,22 @@ export interface A2a {
   close(): void;
 }
 
-/** `A2A-Version`: absent or 0.3 → v0.3 names, 1.0 → v1.0 names, anything else is refused. */
-function versionOf(header: string | string[] | undefined): '0.3' | '1.0' | null {
-  const v = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+/**
+ * `A2A-Version`, from the header or else the query parameter of that name (v1.0 lets a client send it either way):
+ * absent or 0.3 → v0.3 names, 1.0 → v1.0 names, anything else is refused.
+ */
+function versionOf(req: IncomingMessage, rawQuery: string): '0.3' | '1.0' | null {
+  const v = requestedVersion(req, rawQuery);
   if (v === '' || /^0\.3(\.\d+)?$/.test(v)) return '0.3';
   if (/^1\.0(\.\d+)?$/.test(v)) return '1.0';
   return null;
 }
+
+const requestedVersion = (req: IncomingMessage, rawQuery: string): string => {
+  const header = req.headers['a2a-version'];
+  const h = (Array.isArray(header) ? header[0] : header)?.trim();
+  return h || (rawQuery ? (new URLSearchParams(rawQuery).get('A2A-Version')?.trim() ?? '') : '');
+};
 
 const answer = (res: ServerResponse, body: unknown) => sendJson(res, 200, body);
 
@@ -50,15 +60,15 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
   const streams = new Set<SseStream>();
   const tables = methodTables({ registry: d.registry, service, streams, maxStreams: d.config.caches.a2aStreams, card: () => ({ baseUrl: d.config.baseUrl, version: d.version }) });
 
-  const dispatch = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const dispatch = async (req: IncomingMessage, res: ServerResponse, _match: unknown, rawQuery: string): Promise<void> => {
     const text = await readBody(req, d.config.maxBodyBytes);
     if (text === null) return answer(res, rpcError(null, new RpcError(RPC.INVALID_REQUEST, `Invalid request: the body is larger than ${d.config.maxBodyBytes} bytes.`)));
     let id: RpcId = null;
     try {
       const rq = parseRequest(text);
       id = rq.id;
-      const version = versionOf(req.headers['a2a-version']);
-      if (!version) throw new RpcError(RPC.VERSION_NOT_SUPPORTED, `A2A-Version ${String(req.headers['a2a-version'])} is not supported: send 0.3 (the default) or 1.0.`);
+      const version = versionOf(req, rawQuery);
+      if (!version) throw new RpcError(RPC.VERSION_NOT_SUPPORTED, `A2A-Version ${requestedVersion(req, rawQuery)} is not supported: send 0.3 (the default) or 1.0.`);
       const [table, other] = version === '1.0' ? [tables.v1, tables.v03] : [tables.v03, tables.v1];
       // Own keys only: "toString" or "__proto__" are no methods.
       if (!Object.hasOwn(table, rq.method)) {
@@ -80,8 +90,13 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
   };
 
   router.add('POST', '/a2a', dispatch);
-  const card = (_req: IncomingMessage, res: ServerResponse) =>
-    sendJson(res, 200, tables.publicCard(), { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' });
+  // Each version's card shape: a client asking for 1.0 (header or query) gets the v1.0 form (oneof security schemes).
+  const card = (req: IncomingMessage, res: ServerResponse, _match: unknown, rawQuery: string) =>
+    sendJson(res, 200, versionOf(req, rawQuery) === '1.0' ? v1Card(tables.publicCard()) : tables.publicCard(), {
+      'Cache-Control': 'public, max-age=300',
+      'Access-Control-Allow-Origin': '*',
+      Vary: 'A2A-Version',
+    });
   router.add('GET', '/.well-known/agent-card.json', card);
   // The name used before A2A v0.3, still read by older clients.
   router.add('GET', '/.well-known/agent.json', card);

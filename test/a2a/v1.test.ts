@@ -97,4 +97,32 @@ describe('A2A v1.0 method names and shapes', () => {
     expect((await rpc(gw.url, 'ListTasks', {}, V1)).body.result).toEqual({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 });
     expect((await rpc(gw.url, 'CreateTaskPushNotificationConfig', {}, V1)).body.error.code).toBe(-32003);
   });
+
+  it('takes A2A-Version as a query parameter too (issue 41), the header winning', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'no-such-task' } };
+    const post = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+    expect((await post('/a2a?A2A-Version=1.0')).error.code).toBe(-32001);
+    expect((await post('/a2a')).error.code).toBe(-32601);
+    expect((await post('/a2a?A2A-Version=1.0', { 'a2a-version': '0.3' })).error.code).toBe(-32601);
+    expect((await post('/a2a?A2A-Version=2.0')).error).toMatchObject({ code: -32009, message: expect.stringContaining('2.0') });
+  });
+
+  it("serves each version's card shape: the v1.0 form to a client asking for 1.0", async () => {
+    const v03 = await fetch(`${gw.url}/.well-known/agent-card.json`);
+    expect(v03.headers.get('vary')).toContain('A2A-Version');
+    const old = (await v03.json()) as any;
+    expect(old.protocolVersion).toBe('0.3.0');
+    expect(old.securitySchemes.bearer.type).toBe('http');
+    for (const card of [
+      (await (await fetch(`${gw.url}/.well-known/agent-card.json`, { headers: V1 })).json()) as any,
+      (await (await fetch(`${gw.url}/.well-known/agent-card.json?A2A-Version=1.0`)).json()) as any,
+    ]) {
+      expect(card.securitySchemes.bearer).toEqual({ httpAuthSecurityScheme: { scheme: 'bearer', description: expect.any(String) } });
+      expect(card.securitySchemes.apiKey.apiKeySecurityScheme).toMatchObject({ location: 'header', name: 'X-API-Key' });
+      expect(card.protocolVersion).toBeUndefined();
+      expect(card.supportedInterfaces.length).toBeGreaterThan(0);
+      expect(card.capabilities.extendedAgentCard).toBe(true);
+    }
+  });
 });
