@@ -1,6 +1,6 @@
 // What a message asks for, done through the registry with the caller's credentials: text goes to the `ask`
-// tool (the same router as /ask); each data part {tool, arguments} calls that tool (same auth and payment
-// rules as REST). A result naming a queued job or a parked handoff leaves the task waiting for it.
+// tool (the same router as /ask), with data parts that call no tool as its context; each data part {tool,
+// arguments} calls that tool (same auth and payment rules as REST). A result naming a queued job or a parked handoff leaves the task waiting for it.
 import { randomUUID } from 'node:crypto';
 import { toGatewayError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
@@ -33,19 +33,36 @@ export const ASK_TOOL = 'ask';
 const CLOSED_TOOLSETS = new Set(['chat', 'operator']);
 
 
-/** The tool calls of a message's data parts; -32602 when a data part is not {tool, arguments?}. */
+/**
+ * The tool calls of a message's data parts. A data part naming a `tool` must be {tool, arguments?} (-32602 otherwise);
+ * a data part without one is context for the question (contextOf), and a message made only of such parts, with no
+ * text to ask, is refused with -32602 saying what the agent accepts.
+ */
 export function toolCallsOf(m: Message): ToolCall[] {
   const calls: ToolCall[] = [];
   m.parts.forEach((p, i) => {
-    if (p.kind !== 'data') return;
+    if (p.kind !== 'data' || !('tool' in p.data)) return;
     const { tool, arguments: args } = p.data;
     if (typeof tool !== 'string' || tool === '' || (args !== undefined && !isObject(args))) {
-      throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: message.parts.${i}: a data part must be {"tool": "<name>", "arguments": {…}}.`);
+      throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: message.parts.${i}: a data part that names a tool must be {"tool": "<name>", "arguments": {…}}.`);
     }
     calls.push({ tool, arguments: (args as Record<string, unknown> | undefined) ?? {} });
   });
+  if (calls.length === 0 && !textOf(m).trim() && m.parts.some((p) => p.kind === 'data')) {
+    throw new RpcError(
+      RPC.INVALID_PARAMS,
+      'Invalid params: message.parts: this agent takes a text part (a question, with any data parts as its context) or data parts {"tool": "<name>", "arguments": {…}} that call a tool; these data parts name no tool and there is no text to ask.',
+    );
+  }
   return calls;
 }
+
+/** A message's data parts that call no tool, as lines of context for the question (the first five, 2,000 characters each). */
+export const contextOf = (m: Message): string[] =>
+  m.parts
+    .filter((p): p is Extract<Part, { kind: 'data' }> => p.kind === 'data' && !('tool' in p.data))
+    .slice(0, 5)
+    .map((p) => JSON.stringify(p.data).slice(0, 2000));
 
 export const textOf = (m: Message): string =>
   m.parts
@@ -116,7 +133,8 @@ async function runQuestion(registry: Registry, caller: Caller, question: string,
 /** Does what the message asks; never throws (a failure is a failed outcome). */
 export async function perform(registry: Registry, caller: Caller, m: Message, calls: ToolCall[], prev: string[], signal?: AbortSignal): Promise<Outcome> {
   try {
-    return calls.length ? await runCalls(registry, caller, calls, signal) : await runQuestion(registry, caller, textOf(m), prev, signal);
+    // Data parts that call no tool are context: beside the earlier questions, which the router weighs less.
+    return calls.length ? await runCalls(registry, caller, calls, signal) : await runQuestion(registry, caller, textOf(m), [...prev, ...contextOf(m)], signal);
   } catch (err) {
     const ge = toGatewayError(err);
     return { state: 'failed', parts: [{ kind: 'text', text: `The request failed: ${ge.message}` }], artifacts: [], waiting: null };

@@ -212,3 +212,24 @@ describe('the extended card through a2a-sdk-v1 (GetExtendedAgentCard, A2A-Versio
     expect(err).toMatchObject({ envelopeCode: -32000, message: 'The agent secret is not valid.' });
   });
 });
+
+describe('data parts that call no tool (issue 41)', () => {
+  const message = (parts: unknown[]) => ({ message: { kind: 'message', messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'user', parts } });
+
+  it('are context beside a question, and the question is answered', async () => {
+    const r = await rpc(gw.url, 'message/send', message([{ kind: 'text', text: 'how do I store a secret?' }, { kind: 'data', data: { type: 'order', content: { sku: 'A-1', qty: 2 } } }]));
+    expect(r.body.result.status.state).toBe('completed');
+    expect(r.body.result.status.message.parts[0].text).toMatch(/vault/i);
+    // Kept in the task's history as sent.
+    expect(r.body.result.history[0].parts[1].data).toEqual({ type: 'order', content: { sku: 'A-1', qty: 2 } });
+  });
+
+  it('alone, with no text to ask, are refused with -32602 saying what the agent takes', async () => {
+    const r = await rpc(gw.url, 'message/send', message([{ kind: 'data', data: { type: 'order', content: 'x' } }]));
+    expect(r.body.error.code).toBe(-32602);
+    expect(r.body.error.message).toMatch(/a text part \(a question, with any data parts as its context\) or data parts \{"tool"/);
+    // A part that names a tool must still be a well-formed call.
+    const bad = await rpc(gw.url, 'message/send', message([{ kind: 'data', data: { tool: '', arguments: {} } }]));
+    expect(bad.body.error.message).toMatch(/message\.parts\.0: a data part that names a tool/);
+  });
+});
