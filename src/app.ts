@@ -165,14 +165,23 @@ export class Gateway {
    * request), acting with `credentials`.
    */
   async serveMcpStdio(toolsets: string[], credentials: Credentials): Promise<{ close(): Promise<void> }> {
-    const { buildV2Server, serveStdio, ResourceFeed } = await loadMcp();
+    const { buildV2Server, serveStdio, ResourceFeed, StdioServerTransport, StdioListens, mcpMethods, boundCredentials } = await loadMcp();
     const known = new Set(this.registry.toolsets());
     const visible = toolsets.filter((t) => known.has(t));
     this.feed ??= new ResourceFeed(this.db, this.config.mcpChangePollMs, (err) => this.log.warn({ err }, 'resource change feed failed'));
     const feed = this.feed;
     // The process is one lasting connection, in either era: vault_login binds it until vault_logout.
     const session: McpSession = {};
-    return serveStdio((ctx) => buildV2Server(this.mcpCatalog, visible, credentials, feed, ctx.era, session));
+    const methods = mcpMethods(this.mcpCatalog, []);
+    const listens = new StdioListens(new StdioServerTransport(), feed, (uri) => methods.mayWatch(uri, boundCredentials(credentials, session)));
+    return serveStdio(
+      (ctx) => {
+        const server = buildV2Server(this.mcpCatalog, visible, credentials, feed, ctx.era, session);
+        if (ctx.era === 'modern') listens.deliverThrough((uri) => server.sendResourceUpdated({ uri }));
+        return server;
+      },
+      { transport: listens },
+    );
   }
 
   /** The MCP HTTP transports, built (and the SDK loaded) on the first MCP request. */

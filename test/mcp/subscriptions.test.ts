@@ -5,6 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway, storeEnv } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
@@ -26,17 +28,18 @@ afterAll(async () => gw.cleanup());
 const put = async (who: string, ns: string, key: string, value: unknown) =>
   expect((await api(gw.url, 'PUT', `/memory/${ns}/${key}`, { secret: who, body: { value } })).status).toBe(200);
 
+/** How a host spawns the built entry over stdio on the gateway's data directory, acting as `listener`. */
+const stdioEntry = () => ({
+  command: process.execPath,
+  args: [MAIN, 'mcp'],
+  env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, ...storeEnv(gw.dataDir), LOG_LEVEL: 'warn', AGENT_SECRET: secret, GATEWAY_MCP_CHANGE_POLL_MS: '50' },
+  stderr: 'pipe' as const,
+});
+
 /** A second gateway process on the same data directory (the built entry over stdio), acting as `listener`. */
 async function secondProcess(): Promise<Client> {
   const client = new Client({ name: 'second-process', version: '1' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, ...storeEnv(gw.dataDir), LOG_LEVEL: 'warn', AGENT_SECRET: secret },
-      stderr: 'pipe',
-    }),
-  );
+  await client.connect(new StdioClientTransport(stdioEntry()));
   return client;
 }
 
@@ -114,6 +117,41 @@ describe('subscriptions/listen (2026-07-28)', () => {
     } finally {
       controller.abort();
       await stream.stop();
+    }
+  });
+});
+
+describe('subscriptions/listen over stdio (2026-07-28, v2 client)', () => {
+  it('delivers the updates of a write through the same process and of one by another process on the data directory', async () => {
+    const client = new ClientV2({ name: 'stdio-listener', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StdioClientTransportV2(stdioEntry()));
+    const updated: { uri: string; subscription: unknown }[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push({ uri: n.params.uri, subscription: n.params._meta?.['io.modelcontextprotocol/subscriptionId'] }));
+    try {
+      const mine = 'memory://listener/stdio/watched';
+      const theirs = 'memory://stranger/private/diary';
+      const sub = await client.listen({ resourceSubscriptions: [mine, theirs] });
+      // The stranger's private diary is not honoured here either.
+      expect(sub.honoredFilter).toEqual({ resourceSubscriptions: [mine] });
+
+      const r = await client.callTool({ name: 'memory_put', arguments: { namespace: 'stdio', key: 'watched', value: 'from this process' } });
+      expect(r.isError).toBeFalsy();
+      await client.callTool({ name: 'memory_put', arguments: { namespace: 'stdio', key: 'unwatched', value: 1 } });
+      await eventually(async () => expect(updated.map((u) => u.uri)).toEqual([mine]), 10_000);
+      expect(updated[0].subscription).toEqual(expect.any(String));
+
+      await put(strangerSecret, 'private', 'diary', 'changed again');
+      await put(secret, 'stdio', 'watched', 'from the HTTP gateway process');
+      await eventually(async () => expect(updated.map((u) => u.uri)).toEqual([mine, mine]), 10_000);
+
+      // Closed, the subscription hears nothing more.
+      await sub.close();
+      expect(await sub.closed).toBe('local');
+      await put(secret, 'stdio', 'watched', 'after close');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(updated).toHaveLength(2);
+    } finally {
+      await client.close();
     }
   });
 });

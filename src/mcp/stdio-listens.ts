@@ -1,0 +1,95 @@
+// subscriptions/listen (2026-07-28) over stdio. SDK v2's serveStdio answers a listen at its entry and routes the
+// pinned instance's own notifications/resources/updated onto the open subscriptions, but it has no event bus: the
+// instance must send those notifications itself. This wraps the stdio transport to do the two things the HTTP
+// endpoint does for a listen (modern-http.ts keepWatchable): keep only the URIs the caller may watch, and hold the
+// listen until the feed watches from the current end of the change logs, so a write after the acknowledgement is
+// news. While a listen is open, each change the feed reports is sent by the modern instance, for the entry to route.
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import type { ServerEvent } from '@modelcontextprotocol/server';
+import type { ResourceFeed } from './resource-feed.js';
+
+type RequestId = string | number;
+interface ListenRequest {
+  id: RequestId;
+  method: 'subscriptions/listen';
+  params?: { notifications?: { resourceSubscriptions?: unknown } };
+}
+
+const isListen = (m: JSONRPCMessage): m is JSONRPCMessage & ListenRequest => 'method' in m && m.method === 'subscriptions/listen' && 'id' in m;
+const cancelledId = (m: JSONRPCMessage): RequestId | undefined =>
+  'method' in m && m.method === 'notifications/cancelled' && !('id' in m) ? (m.params as { requestId?: RequestId } | undefined)?.requestId : undefined;
+
+export class StdioListens implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  private readonly open = new Set<RequestId>();
+  private unsubscribe: (() => void) | null = null;
+  private sendUpdate: ((uri: string) => Promise<void>) | null = null;
+  /** Inbound messages reach the entry in order, even when a listen waits for the feed. */
+  private inbound: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly inner: Transport,
+    private readonly feed: ResourceFeed,
+    private readonly mayWatch: (uri: string) => Promise<boolean>,
+  ) {
+    inner.onclose = () => (this.stopListening(), this.onclose?.());
+    inner.onerror = (err) => this.onerror?.(err);
+    inner.onmessage = (message, extra) => {
+      this.inbound = this.inbound.then(() => this.receive(message, extra)).catch((err) => this.onerror?.(err instanceof Error ? err : new Error(String(err))));
+    };
+  }
+
+  /** The modern instance pinned to this connection sends the updates (serveStdio routes them to the listens). */
+  deliverThrough(send: (uri: string) => Promise<void>): void {
+    this.sendUpdate = send;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    // The entry's empty listen result ends a subscription (graceful close).
+    if ('id' in message && ('result' in message || 'error' in message)) this.ended(message.id as RequestId);
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    this.stopListening();
+    return this.inner.close();
+  }
+
+  private async receive(message: JSONRPCMessage, extra?: MessageExtraInfo): Promise<void> {
+    if (isListen(message)) await this.opening(message);
+    const cancelled = cancelledId(message);
+    if (cancelled !== undefined) this.ended(cancelled);
+    this.onmessage?.(message, extra);
+  }
+
+  private async opening(listen: ListenRequest): Promise<void> {
+    this.open.add(listen.id);
+    this.unsubscribe ??= this.feed.subscribe((e) => this.changed(e));
+    await this.feed.prepare();
+    const notifications = listen.params?.notifications;
+    const uris = notifications?.resourceSubscriptions;
+    if (!Array.isArray(uris)) return;
+    const allowed = await Promise.all(uris.map((u) => (typeof u === 'string' ? this.mayWatch(u) : true)));
+    notifications!.resourceSubscriptions = uris.filter((_, i) => allowed[i]);
+  }
+
+  private changed(e: ServerEvent): void {
+    if (e.kind === 'resource_updated') void this.sendUpdate?.(e.uri).catch(() => undefined);
+  }
+
+  private ended(id: RequestId): void {
+    if (this.open.delete(id) && this.open.size === 0) this.stopListening();
+  }
+
+  private stopListening(): void {
+    this.open.clear();
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+}
