@@ -9,6 +9,7 @@ import { confirmAboveOf, elicitingConfirmer, roundTripConfirmer } from './confir
 import { boundCredentials, INSTRUCTIONS, McpMethodError, mcpMethods, NeedsInput, SERVER_EXTENSIONS, SERVER_INFO, type McpCatalog } from './methods.js';
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
+import { discoverBothEras } from './discover-both-eras.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
 import { acceptsTasks, serveTasks } from './tasks.js';
 
@@ -56,6 +57,7 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     // A signed-in caller's tool list depends on its token's scopes: its own to keep.
     cacheHints: credentials.accessToken?.scopes ? { ...CACHE_HINTS, 'tools/list': { ...CACHE_HINTS['tools/list'], cacheScope: 'private' } } : CACHE_HINTS,
   });
+  if (era === 'modern') discoverBothEras(server);
   const m = mcpMethods(catalog, toolsets);
   // The Tasks extension is negotiated per request, which only the 2026-07-28 era does.
   const tasks = era === 'modern' ? serveTasks(server, catalog, creds) : undefined;

@@ -43,6 +43,12 @@ const clients: Record<string, () => Promise<{ client: AnyClient; era: string }>>
     await c.connect(new HttpV2(http(), auth()));
     return { client: c as unknown as AnyClient, era: c.getNegotiatedProtocolVersion()! };
   },
+  // Auto probes with server/discover, which lists the 2025 revisions too: the client still picks its modern one.
+  'v2 auto (pinned by discover) over HTTP': async () => {
+    const c = new ClientV2({ name: 'm', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await c.connect(new HttpV2(http(), auth()));
+    return { client: c as unknown as AnyClient, era: c.getNegotiatedProtocolVersion()! };
+  },
   'v2 legacy over HTTP': async () => {
     const c = new ClientV2({ name: 'm', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
     await c.connect(new HttpV2(http(), auth()));
@@ -55,6 +61,11 @@ const clients: Record<string, () => Promise<{ client: AnyClient; era: string }>>
   },
   'v2 pinned to 2026-07-28 over stdio': async () => {
     const c = new ClientV2({ name: 'm', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await c.connect(new StdioV2(stdio()));
+    return { client: c as unknown as AnyClient, era: c.getNegotiatedProtocolVersion()! };
+  },
+  'v2 auto (pinned by discover) over stdio': async () => {
+    const c = new ClientV2({ name: 'm', version: '1' }, { versionNegotiation: { mode: 'auto' } });
     await c.connect(new StdioV2(stdio()));
     return { client: c as unknown as AnyClient, era: c.getNegotiatedProtocolVersion()! };
   },

@@ -102,7 +102,8 @@ describe('the revision’s HTTP rules (raw requests)', () => {
     const r = await post(rpc('server/discover'), modernHeaders('server/discover'));
     expect(r.status).toBe(200);
     const body = (await r.json()) as any;
-    expect(JSON.stringify(body.result)).toContain(MODERN);
+    // Modern first (clients pick theirs from it), then the 2025 revisions the same URL serves through initialize.
+    expect(body.result.supportedVersions).toEqual([MODERN, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']);
     expect(JSON.stringify(body.result)).toContain('agent-gateway');
   });
 
