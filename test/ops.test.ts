@@ -65,6 +65,8 @@ describe('GET /openapi.json', () => {
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset']);
     expect(doc.paths['/mcp'].post).toBeDefined();
     expect(doc.paths['/a2a'].post).toBeDefined();
+    expect(doc.paths['/a2a/message:send'].post).toBeDefined();
+    expect(doc.paths['/a2a/tasks/{id}'].get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });
     expect(doc.paths['/v1/chat/completions'].post).toBeDefined();
     // Routes that name their tool in the path are documented once per tool.
     const bc = doc.paths['/tools/base_convert'].post;

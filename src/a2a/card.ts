@@ -1,8 +1,10 @@
 // The agent card (A2A v0.3 shape), generated from the registry: one skill per toolset, with the tools an
 // anonymous or paying caller can use. The authenticated extended card adds the owner-only tools of the
-// calling agent. Examples are data parts built from the tools' own input examples.
+// calling agent. Examples are data parts built from the tools' own input examples. The extended card is announced
+// only to a caller that sent a credential (withoutExtendedCard): the official clients' getAgentCard() asks for it
+// whenever the card they hold announces it, and the operation must refuse a caller without credentials.
 import type { Registry } from '../registry/registry.js';
-import type { AgentRef, Tool } from '../registry/types.js';
+import type { AgentRef, Credentials, Tool } from '../registry/types.js';
 
 /** Toolsets that are no skill of the agent: the chat adapter's tools and operator actions. */
 const HIDDEN = new Set(['chat', 'operator']);
@@ -71,9 +73,11 @@ export function buildCard(registry: Registry, info: CardInfo, agent: AgentRef | 
     url,
     preferredTransport: 'JSONRPC',
     additionalInterfaces: [{ url, transport: 'JSONRPC' }],
-    // A2A v1.0 clients read this list; the same endpoint serves 1.0 when asked with A2A-Version: 1.0.
+    // A2A v1.0 clients read this list; the same endpoint serves 1.0 when asked with A2A-Version: 1.0, and v1.0's
+    // HTTP+JSON binding has its resource URLs under it (POST /a2a/message:send…).
     supportedInterfaces: [
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ],
     provider: { organization: 'Agent Gateway', url: info.baseUrl },
@@ -90,4 +94,12 @@ export function buildCard(registry: Registry, info: CardInfo, agent: AgentRef | 
     skills: skills(registry, agent !== null),
     supportsAuthenticatedExtendedCard: true,
   };
+}
+
+/** Whether a request carries a credential the extended card could be asked with (an empty key header is none). */
+export const sentCredential = (c: Credentials): boolean => Boolean(c.bearer || c.apiKey || c.accessToken);
+
+/** The card as a caller without credentials sees it: no extended card on offer, in either version's field. */
+export function withoutExtendedCard(card: AgentCard): AgentCard {
+  return { ...card, capabilities: { ...card.capabilities, extendedAgentCard: false }, supportsAuthenticatedExtendedCard: false };
 }

@@ -9,9 +9,9 @@ const forbidden = (what: string) => new RpcError(RPC.AUTHENTICATION, `The ${what
 
 /**
  * Refuses the extended card unless the caller holds a credential the gateway knows: -32000 (forbidden, as a
- * wrong credential is over REST) for an unknown agent secret or API key, -32007 when none was sent (there is no
- * extended card for anonymous callers; the typed error SDK clients map). Reading the card costs nothing, so an
- * API key is only looked up, never charged.
+ * wrong credential is over REST) for an unknown agent secret or API key; -32004 UnsupportedOperation when none was
+ * sent, since the card such a caller reads does not offer it (A2A 1.0 §3.3.4: an operation the caller's card does
+ * not declare). Reading the card costs nothing, so an API key is only looked up, never charged.
  */
 export async function requireCardCredentials(caller: Caller, keys: KeyService): Promise<void> {
   if (caller.badBearer) throw forbidden('agent secret');
@@ -20,7 +20,7 @@ export async function requireCardCredentials(caller: Caller, keys: KeyService): 
   if (apiKey && !(await keys.resolve(apiKey))) throw forbidden('API key');
   if (caller.agent || apiKey) return;
   throw new RpcError(
-    RPC.EXTENDED_CARD_NOT_CONFIGURED,
+    RPC.UNSUPPORTED_OPERATION,
     'There is no extended card for anonymous callers: send Authorization: Bearer <agent secret> or X-API-Key. The public card is at /.well-known/agent-card.json.',
     { code: 'unauthorized', status: 401, schemes: ['bearer', 'apiKey'] },
   );

@@ -16,8 +16,6 @@ export const RPC = {
   PUSH_NOTIFICATION_NOT_SUPPORTED: -32003,
   UNSUPPORTED_OPERATION: -32004,
   CONTENT_TYPE_NOT_SUPPORTED: -32005,
-  /** v0.3 AuthenticatedExtendedCardNotConfiguredError, v1.0 ExtendedAgentCardNotConfiguredError. */
-  EXTENDED_CARD_NOT_CONFIGURED: -32007,
   VERSION_NOT_SUPPORTED: -32009,
 } as const;
 

@@ -2,12 +2,12 @@
 // Each handler returns the JSON-RPC result, or STREAMED when it answered with an event stream.
 import type { ServerResponse } from 'node:http';
 import type { Registry } from '../registry/registry.js';
-import type { Caller } from '../registry/types.js';
-import { buildCard, type AgentCard, type CardInfo } from './card.js';
+import type { Caller, Credentials } from '../registry/types.js';
+import { buildCard, sentCredential, withoutExtendedCard, type AgentCard, type CardInfo } from './card.js';
 import { requireCardCredentials } from './extended-card.js';
 import { RPC, RpcError, type RpcId } from './jsonrpc.js';
 import { MessageSendParams, parseParams, TaskIdParams, TaskQueryParams, type MessageSend } from './params.js';
-import { SseStream } from './sse.js';
+import { jsonRpcFraming, SseStream, type SseFraming } from './sse.js';
 import { withHistory } from './task-record.js';
 import type { TaskService } from './task-service.js';
 import { isTerminal, type StreamEvent, type Task } from './types.js';
@@ -21,6 +21,8 @@ export interface Call {
   params: unknown;
   caller: Caller;
   res: ServerResponse;
+  /** How a streamed answer is framed: JSON-RPC responses carrying `id` unless the binding says otherwise. */
+  framing?: SseFraming;
 }
 
 export type Handler = (c: Call) => Promise<unknown>;
@@ -39,17 +41,27 @@ const pushUnsupported: Handler = async () => {
   throw new RpcError(RPC.PUSH_NOTIFICATION_NOT_SUPPORTED, 'Push notifications are not supported; use message/stream or tasks/resubscribe.');
 };
 
-export function methodTables(d: MethodDeps): { v03: Record<string, Handler>; v1: Record<string, Handler>; publicCard: () => AgentCard } {
-  let cached: { info: CardInfo; card: AgentCard } | undefined;
-  const publicCard = (): AgentCard => {
+export interface MethodTables {
+  v03: Record<string, Handler>;
+  v1: Record<string, Handler>;
+  publicCard: (credentials: Credentials) => AgentCard;
+}
+
+export function methodTables(d: MethodDeps): MethodTables {
+  let cached: { info: CardInfo; card: AgentCard; anonymous: AgentCard } | undefined;
+  /** The public card; the extended card is on offer to a caller that sent a credential (card.ts). */
+  const publicCard = (credentials: Credentials): AgentCard => {
     const info = d.card();
-    if (!cached || cached.info.baseUrl !== info.baseUrl) cached = { info, card: buildCard(d.registry, info) };
-    return cached.card;
+    if (!cached || cached.info.baseUrl !== info.baseUrl) {
+      const card = buildCard(d.registry, info);
+      cached = { info, card, anonymous: withoutExtendedCard(card) };
+    }
+    return sentCredential(credentials) ? cached.card : cached.anonymous;
   };
   /** An agent's card adds its owner-only tools; an API key unlocks no tool of its own, so its card is the public one. */
   const extendedCard = async (caller: Caller): Promise<AgentCard> => {
     await requireCardCredentials(caller, d.registry.services.keys);
-    return caller.agent ? buildCard(d.registry, d.card(), caller.agent) : publicCard();
+    return caller.agent ? buildCard(d.registry, d.card(), caller.agent) : publicCard(caller.credentials);
   };
 
   const open = (c: Call, shape: (e: StreamEvent) => unknown, onClose: () => void): SseStream => {
@@ -60,7 +72,7 @@ export function methodTables(d: MethodDeps): { v03: Record<string, Handler>; v1:
         limit: d.maxStreams,
       });
     }
-    const s = new SseStream(c.res, c.id, shape, () => {
+    const s = new SseStream(c.res, c.framing ?? jsonRpcFraming(c.id), shape, () => {
       d.streams.delete(s);
       onClose();
     });
@@ -133,7 +145,7 @@ export function methodTables(d: MethodDeps): { v03: Record<string, Handler>; v1:
     },
     'tasks/cancel': async (c) => d.service.cancel(parseParams(TaskIdParams, c.params).id, c.caller),
     'tasks/resubscribe': (c) => resubscribe(c, same, false),
-    'agent/getCard': async () => publicCard(),
+    'agent/getCard': async (c) => publicCard(c.caller.credentials),
     'agent/getAuthenticatedExtendedCard': (c) => extendedCard(c.caller),
     'tasks/pushNotificationConfig/set': pushUnsupported,
     'tasks/pushNotificationConfig/get': pushUnsupported,

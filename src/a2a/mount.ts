@@ -1,6 +1,6 @@
-// POST /a2a (JSON-RPC 2.0, A2A v0.3; v1.0 with `A2A-Version: 1.0`, as a header or a query parameter) and the agent card at the well-known
-// paths. Reads the body, checks the envelope, resolves the caller from the headers once, dispatches.
-// Every JSON-RPC error is answered with HTTP 200.
+// POST /a2a (JSON-RPC 2.0, A2A v0.3; v1.0 with `A2A-Version: 1.0`, as a header or a query parameter), v1.0's HTTP+JSON
+// binding under /a2a (rest.ts) and the agent card at the well-known paths. JSON-RPC: reads the body, checks the
+// envelope, resolves the caller from the headers once, dispatches; every JSON-RPC error is answered with HTTP 200.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -17,6 +17,9 @@ import { methodTables, STREAMED, type Handler } from './methods.js';
 import type { SseStream } from './sse.js';
 import { TaskService } from './task-service.js';
 import { v1Card } from './v1.js';
+import { sentCredential } from './card.js';
+import { requestedVersion, versionOf } from './version.js';
+import { mountA2aRest } from './rest.js';
 
 export interface A2aDeps {
   registry: Registry;
@@ -32,23 +35,6 @@ export interface A2a {
   /** Ends open event streams (the gateway is stopping). */
   close(): void;
 }
-
-/**
- * `A2A-Version`, from the header or else the query parameter of that name (v1.0 lets a client send it either way):
- * absent or 0.3 → v0.3 names, 1.0 → v1.0 names, anything else is refused.
- */
-function versionOf(req: IncomingMessage, rawQuery: string): '0.3' | '1.0' | null {
-  const v = requestedVersion(req, rawQuery);
-  if (v === '' || /^0\.3(\.\d+)?$/.test(v)) return '0.3';
-  if (/^1\.0(\.\d+)?$/.test(v)) return '1.0';
-  return null;
-}
-
-const requestedVersion = (req: IncomingMessage, rawQuery: string): string => {
-  const header = req.headers['a2a-version'];
-  const h = (Array.isArray(header) ? header[0] : header)?.trim();
-  return h || (rawQuery ? (new URLSearchParams(rawQuery).get('A2A-Version')?.trim() ?? '') : '');
-};
 
 const answer = (res: ServerResponse, body: unknown) => sendJson(res, 200, body);
 
@@ -90,13 +76,19 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
   };
 
   router.add('POST', '/a2a', dispatch);
+  // v1.0's HTTP+JSON binding: the same handlers at resource URLs under /a2a.
+  mountA2aRest(router, { registry: d.registry, config: d.config, log: d.log, tables });
   // Each version's card shape: a client asking for 1.0 (header or query) gets the v1.0 form (oneof security schemes).
-  const card = (req: IncomingMessage, res: ServerResponse, _match: unknown, rawQuery: string) =>
-    sendJson(res, 200, versionOf(req, rawQuery) === '1.0' ? v1Card(tables.publicCard()) : tables.publicCard(), {
-      'Cache-Control': 'public, max-age=300',
+  // A caller with a credential is offered the extended card; one without is not (card.ts), so caches keep them apart.
+  const card = (req: IncomingMessage, res: ServerResponse, _match: unknown, rawQuery: string) => {
+    const credentials = credentialsOf(req, 'a2a', d.config.trustProxy);
+    const c = tables.publicCard(credentials);
+    sendJson(res, 200, versionOf(req, rawQuery) === '1.0' ? v1Card(c) : c, {
+      'Cache-Control': `${sentCredential(credentials) ? 'private' : 'public'}, max-age=300`,
       'Access-Control-Allow-Origin': '*',
-      Vary: 'A2A-Version',
+      Vary: 'A2A-Version, Authorization, X-API-Key',
     });
+  };
   router.add('GET', '/.well-known/agent-card.json', card);
   // The name used before A2A v0.3, still read by older clients.
   router.add('GET', '/.well-known/agent.json', card);

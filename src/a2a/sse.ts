@@ -1,5 +1,7 @@
-// One A2A event stream: every `data:` line is a full JSON-RPC response carrying the request's id; the stream
-// ends after a status-update with final: true, after an error, or when the client goes away.
+// One A2A event stream. How each event is framed is the binding's: over JSON-RPC every `data:` line is a full
+// JSON-RPC response carrying the request's id; over HTTP+JSON it is the StreamResponse itself, and an error is an
+// `event: error` (or, before the first event, a plain HTTP error response). The stream ends after a status-update
+// with final: true, after an error, or when the client goes away.
 import type { ServerResponse } from 'node:http';
 import { rpcError, rpcResult, type RpcId } from './jsonrpc.js';
 import type { StreamEvent } from './types.js';
@@ -7,19 +9,31 @@ import type { StreamEvent } from './types.js';
 /** A comment line now and then keeps proxies from cutting a stream that waits for a long job. */
 const KEEP_ALIVE_MS = 15_000;
 
+export interface SseFraming {
+  /** The SSE frame of one event, already shaped for the protocol version. */
+  event(payload: unknown): string;
+  error(err: unknown): string;
+  /** An error before anything was streamed, answered as a plain response instead (HTTP+JSON). */
+  refuse?(res: ServerResponse, err: unknown): void;
+}
+
+export const jsonRpcFraming = (id: RpcId): SseFraming => ({
+  event: (payload) => `data: ${JSON.stringify(rpcResult(id, payload))}\n\n`,
+  error: (err) => `data: ${JSON.stringify(rpcError(id, err))}\n\n`,
+});
+
 export class SseStream {
   private closed = false;
+  private begun = false;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly res: ServerResponse,
-    private readonly id: RpcId,
+    private readonly framing: SseFraming,
     private readonly shape: (e: StreamEvent) => unknown,
     onClose: () => void,
   ) {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
-    res.flushHeaders();
-    this.timer = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    this.timer = setInterval(() => this.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     this.timer.unref();
     res.on('close', () => {
       this.closed = true;
@@ -34,13 +48,19 @@ export class SseStream {
 
   event(e: StreamEvent): void {
     if (this.closed) return;
-    this.res.write(`data: ${JSON.stringify(rpcResult(this.id, this.shape(e)))}\n\n`);
+    this.write(this.framing.event(this.shape(e)));
     if (e.kind === 'status-update' && e.final) this.end();
   }
 
   error(err: unknown): void {
     if (this.closed) return;
-    this.res.write(`data: ${JSON.stringify(rpcError(this.id, err))}\n\n`);
+    if (!this.begun && this.framing.refuse) {
+      this.closed = true;
+      clearInterval(this.timer);
+      this.framing.refuse(this.res, err);
+      return;
+    }
+    this.write(this.framing.error(err));
     this.end();
   }
 
@@ -48,6 +68,7 @@ export class SseStream {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    this.begin();
     this.res.end();
   }
 
@@ -56,8 +77,22 @@ export class SseStream {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    this.begin();
     // res.socket is detached once the response is done: keep hold of it now.
     const socket = this.res.socket;
     this.res.end(() => socket?.destroy());
+  }
+
+  /** The headers go with the first frame, so an error before it can still be a plain response. */
+  private write(frame: string): void {
+    this.begin();
+    this.res.write(frame);
+  }
+
+  private begin(): void {
+    if (this.begun) return;
+    this.begun = true;
+    this.res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+    this.res.flushHeaders();
   }
 }

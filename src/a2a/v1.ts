@@ -84,7 +84,7 @@ export function v1Card(card: AgentCard): J {
     provider: card.provider,
     version: card.version,
     documentationUrl: card.documentationUrl,
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: true },
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: card.capabilities.extendedAgentCard },
     securitySchemes: {
       bearer: { httpAuthSecurityScheme: { scheme: 'bearer', description: card.securitySchemes.bearer.description } },
       apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key', description: card.securitySchemes.apiKey.description } },

@@ -22,6 +22,12 @@ const INFRA: InfraPath[] = [
   { method: 'get', path: '/mcp/sse', summary: 'MCP legacy SSE transport', tag: 'protocols' },
   { method: 'post', path: '/mcp/messages', summary: 'MCP legacy SSE transport: client messages', tag: 'protocols' },
   { method: 'post', path: '/a2a', summary: 'A2A JSON-RPC 2.0 (v0.3; v1.0 with the header A2A-Version: 1.0)', tag: 'protocols' },
+  { method: 'post', path: '/a2a/message:send', summary: 'A2A v1.0 HTTP+JSON: send a message (SendMessageRequest → {task})', tag: 'protocols' },
+  { method: 'post', path: '/a2a/message:stream', summary: 'A2A v1.0 HTTP+JSON: send a message and stream the task (SSE of StreamResponse)', tag: 'protocols' },
+  { method: 'get', path: '/a2a/tasks', summary: "A2A v1.0 HTTP+JSON: the caller's tasks (ListTasks)", tag: 'protocols' },
+  { method: 'get', path: '/a2a/tasks/{id}', summary: 'A2A v1.0 HTTP+JSON: a task (GetTask); {id}:subscribe streams it', tag: 'protocols' },
+  { method: 'post', path: '/a2a/tasks/{id}', summary: 'A2A v1.0 HTTP+JSON: {id}:cancel (CancelTask) or {id}:subscribe (SubscribeToTask)', tag: 'protocols' },
+  { method: 'get', path: '/a2a/extendedAgentCard', summary: 'A2A v1.0 HTTP+JSON: the extended agent card (credentials needed)', tag: 'protocols' },
   { method: 'get', path: '/.well-known/agent-card.json', summary: 'A2A agent card', tag: 'protocols' },
   { method: 'post', path: '/v1/chat/completions', summary: 'OpenAI-compatible chat completions (JSON or SSE stream)', tag: 'protocols' },
 ];
@@ -161,6 +167,7 @@ export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: strin
       operationId: `${i.method}_${i.path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '')}`,
       summary: i.summary,
       tags: [i.tag],
+      ...(i.path.includes('{') ? { parameters: [...i.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })) } : {}),
       responses: { '200': { description: 'Success' } },
     };
   }

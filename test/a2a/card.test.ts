@@ -23,7 +23,8 @@ describe('agent card', () => {
       preferredTransport: 'JSONRPC',
       version: '1.6.0',
       capabilities: { streaming: true, pushNotifications: false },
-      supportsAuthenticatedExtendedCard: true,
+      // Offered to callers that send a credential only (protocol-edges.test.ts).
+      supportsAuthenticatedExtendedCard: false,
       defaultInputModes: expect.arrayContaining(['text/plain', 'application/json']),
     });
     expect(new URL(a.body.url).pathname).toBe('/a2a');

@@ -1,7 +1,7 @@
 // The A2A endpoint driven by the real client, @a2a-js/sdk 0.3.14: discovery from the agent card, message/send
 // (text and data parts), message/stream, tasks/get with historyLength, tasks/cancel, tasks/resubscribe, the
 // extended card and the SDK's typed errors.
-import { AgentCardResolver, ClientFactory, TaskNotCancelableError, TaskNotFoundError, type Client } from '@a2a-js/sdk/client';
+import { AgentCardResolver, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, TaskNotCancelableError, TaskNotFoundError, type Client } from '@a2a-js/sdk/client';
 import type { Message, Task } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,6 @@ const replyText = (t: Task) => (t.status.message?.parts.find((p) => p.kind === '
 
 describe('@a2a-js/sdk 0.3.14 against the gateway', () => {
   it('discovers the endpoint from /.well-known/agent-card.json', async () => {
-    // client.getAgentCard() would ask for the extended card, which needs credentials: read the public one.
     const card = await AgentCardResolver.default.resolve(gw.url);
     expect(card).toMatchObject({ protocolVersion: '0.3.0', url: `${gw.url}/a2a`, preferredTransport: 'JSONRPC', capabilities: { streaming: true } });
   });
@@ -144,8 +143,11 @@ describe('@a2a-js/sdk 0.3.14 against the gateway', () => {
 
   it('getAgentCard with an agent secret returns the extended card with owner-only skills', async () => {
     const a = await register(gw.url, 'a2a-card');
-    const c2 = await new ClientFactory().createFromUrl(gw.url);
-    const pub = await c2.getAgentCard({ serviceParameters: { authorization: `Bearer ${a.secret}` } });
+    // The card is fetched with the secret too, so it offers the extended card.
+    const authorization = `Bearer ${a.secret}`;
+    const fetchImpl: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization } });
+    const c2 = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { cardResolver: new DefaultAgentCardResolver({ fetchImpl }) })).createFromUrl(gw.url);
+    const pub = await c2.getAgentCard({ serviceParameters: { authorization } });
     expect(pub.description).toContain('@a2a-card');
     expect(pub.skills.map((s) => s.id)).toContain('vault');
     const vault = pub.skills.find((s) => s.id === 'vault')!;

@@ -106,11 +106,11 @@ describe('parameter and task errors', () => {
     }
   });
 
-  it('the extended card with a wrong agent secret → -32000; without credentials → -32007', async () => {
+  it('the extended card with a wrong agent secret → -32000; without credentials → -32004', async () => {
     const wrong = await rpc(gw.url, 'agent/getAuthenticatedExtendedCard', undefined, { authorization: 'Bearer ags_wrong' });
     expectError(wrong, -32000, expect.anything());
     expect(wrong.body.error.data).toMatchObject({ code: 'forbidden', status: 403 });
-    expectError(await rpc(gw.url, 'agent/getAuthenticatedExtendedCard'), -32007, expect.anything());
+    expectError(await rpc(gw.url, 'agent/getAuthenticatedExtendedCard'), -32004, expect.anything());
   });
 
   it('stream errors travel as one SSE event carrying the JSON-RPC error', async () => {

@@ -1,10 +1,18 @@
 // Protocol edges of POST /a2a (issue 20): a request without `id` is answered with `id: null` and the error its
 // content deserves (as the @a2a-js/sdk servers answer it), an `id` of a wrong type stays -32600; the extended
-// card needs a credential the gateway knows (-32007 without one, -32000 with a wrong one), in both dialects and
-// through both official clients.
-import { AuthenticatedExtendedCardNotConfiguredError, ClientFactory, JsonRpcTransport } from '@a2a-js/sdk/client';
-import { ClientFactory as V1ClientFactory } from 'a2a-sdk-v1/client';
-import { ExtendedAgentCardNotConfiguredError, JsonRpcTransportError } from 'a2a-sdk-v1/errors';
+// card is offered to a caller that sends a credential and needs one the gateway knows (-32004 without one, -32000
+// with a wrong one), in both dialects and through both official clients, whose anonymous getAgentCard() reads the
+// public card (issue 41).
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransport, UnsupportedOperationError } from '@a2a-js/sdk/client';
+import { Role, TaskState } from 'a2a-sdk-v1';
+import {
+  createAuthenticatingFetchWithRetry,
+  DefaultAgentCardResolver as V1CardResolver,
+  JsonRpcTransportFactory,
+  ClientFactory as V1ClientFactory,
+  ClientFactoryOptions as V1ClientFactoryOptions,
+} from 'a2a-sdk-v1/client';
+import { JsonRpcTransportError } from 'a2a-sdk-v1/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { parseSse, rpc, rpcRaw, userText } from './rpc.js';
@@ -107,16 +115,30 @@ describe('the extended card needs a known credential (raw JSON-RPC)', () => {
     { name: 'GetExtendedAgentCard', headers: V1 },
   ];
 
-  it('without credentials: -32007 naming the schemes to use, never a card', async () => {
+  it('is offered only to a caller that sends a credential, and the card says so in both versions', async () => {
+    const anonymous = await fetch(`${gw.url}/.well-known/agent-card.json`);
+    expect(anonymous.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(anonymous.headers.get('vary')).toBe('A2A-Version, Authorization, X-API-Key');
+    expect(await anonymous.json()).toMatchObject({ supportsAuthenticatedExtendedCard: false, capabilities: { extendedAgentCard: false } });
+    const withKey = await fetch(`${gw.url}/.well-known/agent-card.json`, { headers: { 'x-api-key': key } });
+    expect(withKey.headers.get('cache-control')).toBe('private, max-age=300');
+    expect(await withKey.json()).toMatchObject({ supportsAuthenticatedExtendedCard: true, capabilities: { extendedAgentCard: true } });
+    const v1 = (await api(gw.url, 'GET', '/.well-known/agent-card.json', { headers: { ...V1, authorization: `Bearer ${agent.secret}` } })).body;
+    expect(v1.capabilities.extendedAgentCard).toBe(true);
+    expect((await rpc(gw.url, 'agent/getCard')).body.result.capabilities.extendedAgentCard).toBe(false);
+    expect((await rpc(gw.url, 'agent/getCard', undefined, { 'x-api-key': key })).body.result.capabilities.extendedAgentCard).toBe(true);
+  });
+
+  it('without credentials: -32004 (not offered) naming the schemes to use, never a card', async () => {
     for (const m of methods) {
       const r = await rpc(gw.url, m.name, undefined, m.headers);
-      expectError(r, -32007, expect.any(Number));
+      expectError(r, -32004, expect.any(Number));
       expect(r.body.error.data).toEqual({ code: 'unauthorized', status: 401, schemes: ['bearer', 'apiKey'] });
       expect(r.body.error.message).toContain('X-API-Key');
       // An empty key header and a payment header are no credentials for the card either.
-      expectError(await rpc(gw.url, m.name, undefined, { ...m.headers, 'x-api-key': '' }), -32007, expect.any(Number));
-      expectError(await rpc(gw.url, m.name, undefined, { ...m.headers, 'payment-signature': 'x' }), -32007, expect.any(Number));
-      expectError(await noId(m.name, undefined, m.headers), -32007, null);
+      expectError(await rpc(gw.url, m.name, undefined, { ...m.headers, 'x-api-key': '' }), -32004, expect.any(Number));
+      expectError(await rpc(gw.url, m.name, undefined, { ...m.headers, 'payment-signature': 'x' }), -32004, expect.any(Number));
+      expectError(await noId(m.name, undefined, m.headers), -32004, null);
     }
   });
 
@@ -145,7 +167,7 @@ describe('the extended card needs a known credential (raw JSON-RPC)', () => {
   });
 
   it('an API key gets the card (no owner-only skills: a key owns nothing)', async () => {
-    const pub = (await api(gw.url, 'GET', '/.well-known/agent-card.json')).body;
+    const pub = (await api(gw.url, 'GET', '/.well-known/agent-card.json', { headers: { 'x-api-key': key } })).body;
     const v03 = await rpc(gw.url, 'agent/getAuthenticatedExtendedCard', undefined, { 'x-api-key': key });
     expect(v03.body.result).toEqual(pub);
     const v1 = await rpc(gw.url, 'GetExtendedAgentCard', undefined, { ...V1, 'x-api-key': key });
@@ -154,82 +176,76 @@ describe('the extended card needs a known credential (raw JSON-RPC)', () => {
   });
 });
 
+/** A fetch that sends `headers` with every request, the card's included: how the SDKs authenticate a client. */
+const fetchWith = (headers: Record<string, string>): typeof fetch => (input, init) => fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } });
+const freeCall = { kind: 'data', data: { tool: 'uuid', arguments: { count: 1 } } };
+
 describe('the extended card through @a2a-js/sdk 0.3 (agent/getAuthenticatedExtendedCard)', () => {
   const transport = () => new JsonRpcTransport({ endpoint: `${gw.url}/a2a` });
+  const signedIn = (headers: Record<string, string>) =>
+    new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetchWith(headers) }) })).createFromUrl(gw.url);
 
-  it('without credentials the client gets its typed AuthenticatedExtendedCardNotConfiguredError', async () => {
-    await expect(transport().getExtendedAgentCard()).rejects.toBeInstanceOf(AuthenticatedExtendedCardNotConfiguredError);
-    // Client.getAgentCard() asks for the extended card whenever the public one offers it.
+  it('an anonymous client discovers the gateway, reads its card and sends a free message', async () => {
     const client = await new ClientFactory().createFromUrl(gw.url);
-    await expect(client.getAgentCard()).rejects.toBeInstanceOf(AuthenticatedExtendedCardNotConfiguredError);
+    const card = await client.getAgentCard();
+    expect(card).toMatchObject({ name: 'Agent Gateway', supportsAuthenticatedExtendedCard: false });
+    expect(skillIds(card)).not.toContain('vault');
+    const task = (await client.sendMessage({ message: { kind: 'message', messageId: 'anon-1', role: 'user', parts: [freeCall] } } as never)) as any;
+    expect(task.status.state).toBe('completed');
+    // Asked for all the same, the extended card is refused with the typed error of an operation not offered.
+    await expect(transport().getExtendedAgentCard()).rejects.toBeInstanceOf(UnsupportedOperationError);
   });
 
-  it('with an agent secret or an API key it gets the card', async () => {
-    const asAgent = await transport().getExtendedAgentCard({ serviceParameters: { authorization: `Bearer ${agent.secret}` } });
+  it('a client that fetches the card with an agent secret or an API key gets the extended card', async () => {
+    const asAgent = await (await signedIn({ authorization: `Bearer ${agent.secret}` })).getAgentCard({ serviceParameters: { authorization: `Bearer ${agent.secret}` } });
+    expect(asAgent.description).toContain('@edge-owner');
     expect(skillIds(asAgent)).toContain('vault');
-    const withKey = await transport().getExtendedAgentCard({ serviceParameters: { 'x-api-key': key } });
+    const withKey = await (await signedIn({ 'x-api-key': key })).getAgentCard({ serviceParameters: { 'x-api-key': key } });
     expect(withKey.url).toBe(`${gw.url}/a2a`);
     expect(skillIds(withKey)).not.toContain('vault');
-    const client = await new ClientFactory().createFromUrl(gw.url);
-    expect((await client.getAgentCard({ serviceParameters: { 'x-api-key': key } })).name).toBe('Agent Gateway');
   });
 
-  it('with a wrong credential it gets the -32000 error, not the “not configured” one', async () => {
+  it('with a wrong credential it gets the -32000 error', async () => {
     const wrong = transport().getExtendedAgentCard({ serviceParameters: { authorization: 'Bearer ags_nope' } });
     await expect(wrong).rejects.toThrow(/The agent secret is not valid\. \(Code: -32000\)/);
-    await expect(transport().getExtendedAgentCard({ serviceParameters: { 'x-api-key': 'agk_live_nope' } })).rejects.not.toBeInstanceOf(
-      AuthenticatedExtendedCardNotConfiguredError,
-    );
+    const client = await signedIn({ 'x-api-key': 'agk_live_nope' });
+    await expect(client.getAgentCard({ serviceParameters: { 'x-api-key': 'agk_live_nope' } })).rejects.toThrow(/-32000/);
   });
 });
 
 describe('the extended card through a2a-sdk-v1 (GetExtendedAgentCard, A2A-Version: 1.0)', () => {
-  // Client.getAgentCard() asks for the extended card (the card says extendedAgentCard) and adds the version header.
-  const v1Client = () => new V1ClientFactory().createFromUrl(gw.url);
+  /** The SDK's own way to authenticate a client: one fetch for the card and the calls. */
+  const v1Client = (headers?: Record<string, string>) => {
+    if (!headers) return new V1ClientFactory().createFromUrl(gw.url);
+    const fetchImpl = createAuthenticatingFetchWithRetry(fetch, { headers: async () => headers, shouldRetryWithHeaders: async () => undefined });
+    return new V1ClientFactory(
+      V1ClientFactoryOptions.createFrom(V1ClientFactoryOptions.default, { cardResolver: new V1CardResolver({ fetchImpl }), transports: [new JsonRpcTransportFactory({ fetchImpl })] }),
+    ).createFromUrl(gw.url);
+  };
 
-  it('the public card tells 1.0 clients there is an extended card', async () => {
-    expect((await api(gw.url, 'GET', '/.well-known/agent-card.json')).body.capabilities).toMatchObject({ extendedAgentCard: true });
-  });
-
-  it('the client speaks 1.0; without credentials it gets ExtendedAgentCardNotConfiguredError', async () => {
+  it('an anonymous client speaks 1.0, reads the public card and sends a free message', async () => {
     const client = await v1Client();
     expect(client.protocolVersion).toBe('1.0');
-    await expect(client.getAgentCard()).rejects.toBeInstanceOf(ExtendedAgentCardNotConfiguredError);
+    const card = await client.getAgentCard();
+    expect(card.capabilities?.extendedAgentCard).toBe(false);
+    expect(skillIds(card)).not.toContain('vault');
+    const part = { content: { $case: 'data', value: freeCall.data }, metadata: undefined, filename: '', mediaType: '' };
+    const task = (await client.sendMessage({ message: { messageId: 'anon-v1', role: Role.ROLE_USER, parts: [part] } } as never)) as any;
+    expect(task.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
-  it('with an agent secret or an API key it gets the card', async () => {
-    const asAgent = await (await v1Client()).getAgentCard({ serviceParameters: { authorization: `Bearer ${agent.secret}` } });
+  it('with an agent secret or an API key it gets the extended card', async () => {
+    const asAgent = await (await v1Client({ authorization: `Bearer ${agent.secret}` })).getAgentCard();
     expect(asAgent.description).toContain('@edge-owner');
     expect(skillIds(asAgent)).toContain('vault');
-    const withKey = await (await v1Client()).getAgentCard({ serviceParameters: { 'x-api-key': key } });
+    const withKey = await (await v1Client({ 'x-api-key': key })).getAgentCard();
     expect(withKey.name).toBe('Agent Gateway');
     expect(skillIds(withKey)).not.toContain('vault');
   });
 
   it('with a wrong credential it gets a JSON-RPC error with code -32000', async () => {
-    const err = await (await v1Client()).getAgentCard({ serviceParameters: { authorization: 'Bearer ags_nope' } }).catch((e: unknown) => e);
+    const err = await (await v1Client({ authorization: 'Bearer ags_nope' })).getAgentCard().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(JsonRpcTransportError);
     expect(err).toMatchObject({ envelopeCode: -32000, message: 'The agent secret is not valid.' });
-  });
-});
-
-describe('data parts that call no tool (issue 41)', () => {
-  const message = (parts: unknown[]) => ({ message: { kind: 'message', messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'user', parts } });
-
-  it('are context beside a question, and the question is answered', async () => {
-    const r = await rpc(gw.url, 'message/send', message([{ kind: 'text', text: 'how do I store a secret?' }, { kind: 'data', data: { type: 'order', content: { sku: 'A-1', qty: 2 } } }]));
-    expect(r.body.result.status.state).toBe('completed');
-    expect(r.body.result.status.message.parts[0].text).toMatch(/vault/i);
-    // Kept in the task's history as sent.
-    expect(r.body.result.history[0].parts[1].data).toEqual({ type: 'order', content: { sku: 'A-1', qty: 2 } });
-  });
-
-  it('alone, with no text to ask, are refused with -32602 saying what the agent takes', async () => {
-    const r = await rpc(gw.url, 'message/send', message([{ kind: 'data', data: { type: 'order', content: 'x' } }]));
-    expect(r.body.error.code).toBe(-32602);
-    expect(r.body.error.message).toMatch(/a text part \(a question, with any data parts as its context\) or data parts \{"tool"/);
-    // A part that names a tool must still be a well-formed call.
-    const bad = await rpc(gw.url, 'message/send', message([{ kind: 'data', data: { tool: '', arguments: {} } }]));
-    expect(bad.body.error.message).toMatch(/message\.parts\.0: a data part that names a tool/);
   });
 });

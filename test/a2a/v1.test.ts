@@ -122,7 +122,10 @@ describe('A2A v1.0 method names and shapes', () => {
       expect(card.securitySchemes.apiKey.apiKeySecurityScheme).toMatchObject({ location: 'header', name: 'X-API-Key' });
       expect(card.protocolVersion).toBeUndefined();
       expect(card.supportedInterfaces.length).toBeGreaterThan(0);
-      expect(card.capabilities.extendedAgentCard).toBe(true);
+      // Offered to a caller with a credential only (docs/decisions/conversational.md).
+      expect(card.capabilities.extendedAgentCard).toBe(false);
     }
+    const signedIn = (await (await fetch(`${gw.url}/.well-known/agent-card.json`, { headers: { ...V1, authorization: 'Bearer any' } })).json()) as any;
+    expect(signedIn.capabilities.extendedAgentCard).toBe(true);
   });
 });

@@ -1,0 +1,58 @@
+// A2A errors over the HTTP+JSON binding (v1.0 §11.6, §5.4): an HTTP status and a google.rpc.Status body whose
+// details carry an ErrorInfo naming the A2A error (reason TASK_NOT_FOUND…, domain a2a-protocol.org), which is
+// what clients map back to a typed error; invalid input adds a google.rpc.BadRequest with each field at fault.
+import { RPC, RpcError } from './jsonrpc.js';
+
+const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
+const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
+const DOMAIN = 'a2a-protocol.org';
+
+/** The A2A errors: JSON-RPC code → [HTTP status, google.rpc code name, ErrorInfo reason]. */
+const A2A_ERRORS: Record<number, [number, string, string]> = {
+  [RPC.TASK_NOT_FOUND]: [404, 'NOT_FOUND', 'TASK_NOT_FOUND'],
+  [RPC.TASK_NOT_CANCELABLE]: [400, 'FAILED_PRECONDITION', 'TASK_NOT_CANCELABLE'],
+  [RPC.PUSH_NOTIFICATION_NOT_SUPPORTED]: [400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED'],
+  [RPC.UNSUPPORTED_OPERATION]: [400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION'],
+  [RPC.CONTENT_TYPE_NOT_SUPPORTED]: [400, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED'],
+  [RPC.VERSION_NOT_SUPPORTED]: [400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED'],
+};
+
+/** The rest: input that is not valid, credentials, a route that is not there, the gateway's own failure. */
+const OTHER: Record<number, [number, string]> = {
+  [RPC.PARSE_ERROR]: [400, 'INVALID_ARGUMENT'],
+  [RPC.INVALID_REQUEST]: [400, 'INVALID_ARGUMENT'],
+  [RPC.INVALID_PARAMS]: [400, 'INVALID_ARGUMENT'],
+  [RPC.METHOD_NOT_FOUND]: [404, 'NOT_FOUND'],
+};
+
+export interface RestError {
+  status: number;
+  body: { error: { code: number; status: string; message: string; details: Record<string, unknown>[] } };
+}
+
+const metadataOf = (data: Record<string, unknown> | undefined): Record<string, string> | undefined => {
+  const entries = Object.entries(data ?? {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean');
+  return entries.length ? Object.fromEntries(entries.map(([k, v]) => [k, String(v)])) : undefined;
+};
+
+export function restError(err: unknown): RestError {
+  const e = err instanceof RpcError ? err : new RpcError(RPC.INTERNAL_ERROR, 'Internal error');
+  const details: Record<string, unknown>[] = [];
+  let status: number;
+  let name: string;
+  const a2a = A2A_ERRORS[e.code];
+  if (a2a) {
+    [status, name] = a2a;
+    const metadata = metadataOf(e.data);
+    details.push({ '@type': ERROR_INFO, reason: a2a[2], domain: DOMAIN, ...(metadata ? { metadata } : {}) });
+  } else if (e.code === RPC.AUTHENTICATION) {
+    // An unknown secret or key is 403 as over REST; a missing one 401.
+    status = e.data?.status === 401 ? 401 : 403;
+    name = status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED';
+  } else {
+    [status, name] = OTHER[e.code] ?? [500, 'INTERNAL'];
+  }
+  const issues = e.data?.issues as { path: string[]; message: string }[] | undefined;
+  if (issues?.length) details.push({ '@type': BAD_REQUEST, fieldViolations: issues.map((i) => ({ field: i.path.join('.'), description: i.message })) });
+  return { status, body: { error: { code: status, status: name, message: e.message, details } } };
+}
