@@ -17,14 +17,32 @@ export function rowToTask(row: TaskRow): Task {
   };
 }
 
+/**
+ * The status and history columns. The agent's reply is both the status message and the last message of the history
+ * (withOutcome): it is serialized once, and both texts are exactly what JSON.stringify writes.
+ */
+function statusAndHistory(t: Task): { status: string; history: string } {
+  const { status, history } = t;
+  const last = history.length - 1;
+  const keys = Object.keys(status);
+  if (last < 0 || status.message !== history[last] || keys.length !== 3 || keys[0] !== 'state' || keys[1] !== 'message' || keys[2] !== 'timestamp') {
+    return { status: JSON.stringify(status), history: JSON.stringify(history) };
+  }
+  const reply = JSON.stringify(history[last]);
+  const earlier = last === 0 ? '[' : `${JSON.stringify(history.slice(0, last)).slice(0, -1)},`;
+  return {
+    status: `{"state":${JSON.stringify(status.state)},"message":${reply},"timestamp":${JSON.stringify(status.timestamp)}}`,
+    history: `${earlier}${reply}]`,
+  };
+}
+
 export function taskToWrite(t: Task, agentId: string | null, waiting: { kind: 'job' | 'handoff'; ref: string } | null, now: number): TaskWrite {
   return {
     id: t.id,
     context_id: t.contextId,
     agent_id: agentId,
     state: t.status.state,
-    status: JSON.stringify(t.status),
-    history: JSON.stringify(t.history),
+    ...statusAndHistory(t),
     artifacts: JSON.stringify(t.artifacts),
     waiting_kind: waiting?.kind ?? null,
     waiting_ref: waiting?.ref ?? null,

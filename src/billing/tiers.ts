@@ -17,7 +17,17 @@ export const TOOL_QUOTA: Record<string, Partial<Record<Tier, number>>> = {
 
 export const isUnlimited = (tier: Tier): boolean => tier === 'enterprise';
 
-export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
+/** The month last asked for and its bounds: every paid call asks, nearly always for the same month. */
+let known = { from: 0, to: 0, month: '' };
+
+/** The UTC calendar month of a time, as YYYY-MM. */
+export function monthOf(ms: number): string {
+  if (ms >= known.from && ms < known.to) return known.month;
+  const d = new Date(ms);
+  const from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  known = { from, to: nextMonthStart(ms), month: d.toISOString().slice(0, 7) };
+  return known.month;
+}
 
 /** Start of the next UTC month, when counters reset. */
 export function nextMonthStart(ms: number): number {

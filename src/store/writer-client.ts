@@ -1,6 +1,6 @@
-// The main thread's side of the writer thread (writer-thread.ts). Operations issued during one turn of the
-// event loop go out together at its end, so the statements of a burst of requests share one commit; replies
-// come back in bursts too.
+// The main thread's side of the writer thread (writer-thread.ts). Operations issued by one step of code go out
+// together as soon as it yields; the writer thread takes everything that queued while it was busy as one group
+// commit, so the statements of a burst of requests share one commit; replies come back in bursts too.
 import type { Worker } from 'node:worker_threads';
 import { PendingCalls, spawnThread, siblingModule } from '../threads.js';
 import type { SqliteTuning } from './sqlite-tuning.js';
@@ -97,15 +97,18 @@ export class WriterClient {
   }
 
   /**
-   * Queues an operation for the end of this loop turn; `now` sends it (and everything queued before it) at
-   * once, for the steps of a transaction, which wait on each other anyway.
+   * Queues an operation until the code running now yields (a microtask), so the writes of one step go out as one
+   * message; `now` sends it (and everything queued before it) at once, for the steps of a transaction, which wait on
+   * each other anyway. Not the end of the loop turn: the writer thread already takes every message that queued while
+   * it committed as one group, and waiting for the turn's end cost each write a turn of latency (an A2A send, two
+   * writes in a row, measured 12% fewer answers per second at 50 connections).
    */
   request<T>(op: Outgoing, now = false): Promise<T> {
     if (this.calls.failure) return Promise.reject(this.calls.failure);
     const { id, reply } = this.calls.open<T>();
     this.outbox.push({ ...op, id } as Op);
     if (now) this.flush();
-    else if (this.outbox.length === 1) setImmediate(() => this.flush());
+    else if (this.outbox.length === 1) queueMicrotask(() => this.flush());
     return reply;
   }
 

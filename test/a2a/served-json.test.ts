@@ -34,6 +34,23 @@ describe('a task answered from its written JSON', () => {
     expect(servedJson(reordered)).toBeUndefined();
   });
 
+  it('the reply that is both the status message and the last history message is written as JSON.stringify writes it', () => {
+    const t = task();
+    const reply = t.status.message!;
+    const cases: Task[] = [
+      { ...t, history: [...t.history, reply] },
+      { ...t, history: [reply] },
+      { ...t, history: [...t.history, { ...reply }] },
+      { ...t, status: { state: 'completed', timestamp: '2026-11-26T00:00:00.000Z' } },
+      { ...t, history: [...t.history, reply], status: { timestamp: '2026-11-26T00:00:00.000Z', message: reply, state: 'completed' } },
+    ];
+    for (const c of cases) {
+      const w = taskToWrite(c, null, null, 1);
+      expect(w.status).toBe(JSON.stringify(c.status));
+      expect(w.history).toBe(JSON.stringify(c.history));
+    }
+  });
+
   it('over HTTP: the answer is the stored task, and historyLength still trims it', async () => {
     const gw = await startGateway();
     try {

@@ -1,0 +1,90 @@
+// Issue 41 target: A2A message/send of a calculator question at ≥ 0.8× the server a user would otherwise deploy,
+// @a2a-js/sdk's DefaultRequestHandler with InMemoryTaskStore on express (bench/servers/a2a-sdk.mjs), in the same
+// run: the 0.3 JSON-RPC wire against the 0.3.x SDK, and the 1.0 JSON-RPC and HTTP+JSON bindings against the 1.x SDK.
+// The gateway is paid with an (unlimited) enterprise key and persists each task; the SDK's executor answers at once.
+import { randomUUID } from 'node:crypto';
+import { load, table, type LoadOptions, type LoadResult } from '../lib/cannon.js';
+import { BENCH_OPERATOR_TOKEN, enterpriseKey, startGateway, startScript } from '../lib/processes.js';
+
+const QUESTION = 'convert 255 to base 2';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const V1 = { ...JSON_HEADERS, 'a2a-version': '1.0' };
+
+interface Wire {
+  name: string;
+  path: string;
+  headers: Record<string, string>;
+  body: () => string;
+  /** The answered task's state, as the wire spells it, from a response body. */
+  state: (json: any) => string | undefined;
+}
+
+let id = 0;
+const WIRES: Wire[] = [
+  {
+    name: 'JSON-RPC 0.3 message/send',
+    path: '/a2a',
+    headers: JSON_HEADERS,
+    body: () => JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'message/send', params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: QUESTION }] } } }),
+    state: (j) => j.result?.status?.state,
+  },
+  {
+    name: 'JSON-RPC 1.0 SendMessage',
+    path: '/a2a',
+    headers: V1,
+    body: () => JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: QUESTION }] } } }),
+    state: (j) => j.result?.task?.status?.state,
+  },
+  {
+    name: 'HTTP+JSON 1.0 message:send',
+    path: '/a2a/message:send',
+    headers: V1,
+    body: () => JSON.stringify({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: QUESTION }] } }),
+    state: (j) => j.task?.status?.state,
+  },
+];
+
+const COMPLETED = new Set(['completed', 'TASK_STATE_COMPLETED']);
+
+/** One send must complete its task before the load runs: a benchmark of errors measures nothing. */
+async function check(name: string, url: string, w: Wire, headers: Record<string, string>): Promise<void> {
+  const r = await fetch(url, { method: 'POST', headers, body: w.body() });
+  const json = await r.json();
+  if (r.status !== 200 || !COMPLETED.has(w.state(json) ?? '')) throw new Error(`${name}: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
+}
+
+async function measure(name: string, base: string, w: Wire, path: string, extra: Record<string, string> = {}): Promise<LoadResult> {
+  const url = `${base}${path}`;
+  const headers = { ...w.headers, ...extra };
+  await check(name, url, w, headers);
+  const o: LoadOptions = { url, method: 'POST', headers, makeBody: w.body };
+  return load(name, o);
+}
+
+export async function a2a(): Promise<string> {
+  const rows: LoadResult[] = [];
+  const lines: string[] = [];
+  const gw = await startGateway({ GATEWAY_OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN });
+  const key = await enterpriseKey(gw.url);
+  try {
+    for (const w of WIRES) {
+      const ours = await measure(`gateway: ${w.name}`, gw.url, w, w.path, { 'x-api-key': key });
+      rows.push(ours);
+      // The 0.3 wire against both lines: the 0.3.x SDK, and a 1.x deployment serving 0.3 clients (legacyCompat).
+      for (const sdkLine of w.name.includes('0.3') ? ['0.3', '1'] : ['1']) {
+        const sdk = await startScript('a2a-sdk.mjs', { A2A_SDK: sdkLine });
+        try {
+          // The 1.x SDK mounts its HTTP+JSON router under /a2a/rest; the gateway's shares the /a2a prefix.
+          const theirs = await measure(`@a2a-js/sdk ${sdkLine === '0.3' ? '0.3.14' : '1.3.0'}: ${w.name}`, sdk.url, w, w.path.replace('/a2a/', '/a2a/rest/'));
+          rows.push(theirs);
+          lines.push(`- ${w.name}: **${(ours.rps / theirs.rps).toFixed(2)}×** ${theirs.name.split(':')[0]} (target ≥ 0.8)`);
+        } finally {
+          await sdk.stop();
+        }
+      }
+    }
+  } finally {
+    await gw.stop();
+  }
+  return ['## A2A against the official SDK server (issue 41)', table(rows), '', ...lines].join('\n');
+}
