@@ -1,7 +1,7 @@
 // The OAuth protected resource: the MCP endpoint that requires sign-in, its metadata (RFC 9728) and the
 // challenge a request without a usable token gets. Pure functions of the public base URL, shared by the
 // HTTP front (metadata documents) and the MCP adapter (the 401 on /mcp/agent).
-import { OAUTH_SCOPES } from './oauth-scopes.js';
+import { DEFAULT_SCOPE, OAUTH_SCOPES } from './oauth-scopes.js';
 
 /** Path of the MCP endpoint that requires an OAuth access token. */
 export const PROTECTED_MCP_PATH = '/mcp/agent';
@@ -31,10 +31,15 @@ export function protectedResourceMetadata(baseUrl: string): Record<string, unkno
 
 export type ChallengeError = 'invalid_token' | 'insufficient_scope';
 
-/** The `WWW-Authenticate` value of a 401 or 403 on the protected resource (RFC 6750 §3, RFC 9728 §5.1). */
+/**
+ * The `WWW-Authenticate` value of a 401 or 403 on the protected resource (RFC 6750 §3, RFC 9728 §5.1). An
+ * `invalid_token` challenge names the default scope unless given another: an MCP client signs in again for the
+ * challenge's scope, and for every scope the metadata lists (the vault and spending too) when it names none.
+ */
 export function bearerChallenge(baseUrl: string, o: { error?: ChallengeError; description?: string; scope?: string } = {}): string {
   const parts = [`resource_metadata="${resourceMetadataUrl(baseUrl)}"`];
-  if (o.scope) parts.push(`scope="${o.scope}"`);
+  const scope = o.scope ?? (o.error === 'invalid_token' ? DEFAULT_SCOPE : undefined);
+  if (scope) parts.push(`scope="${scope}"`);
   if (o.error) parts.push(`error="${o.error}"`);
   if (o.description) parts.push(`error_description="${o.description.replace(/["\\]/g, '')}"`);
   return `Bearer ${parts.join(', ')}`;

@@ -22,6 +22,10 @@ describe('metadata documents (pure)', () => {
     expect(bearerChallenge('http://h', { error: 'insufficient_scope', scope: 'write' })).toBe(
       'Bearer resource_metadata="http://h/.well-known/oauth-protected-resource/mcp/agent", scope="write", error="insufficient_scope"',
     );
+    // A dead token's challenge names the default scope, so a client signing in again does not ask for every scope.
+    expect(bearerChallenge('http://h', { error: 'invalid_token' })).toBe(
+      'Bearer resource_metadata="http://h/.well-known/oauth-protected-resource/mcp/agent", scope="read write", error="invalid_token"',
+    );
   });
 
   it('maps tools to scopes: vault, then paid, then read-only', () => {
@@ -83,6 +87,7 @@ describe('metadata documents (served)', () => {
     const bad = await fetch(`${gw.url}/mcp/agent`, { method: 'POST', headers: { authorization: 'Bearer not-a-real-token-0123456789', 'content-type': 'application/json' }, body: '{}' });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(bad.headers.get('www-authenticate')).toContain('scope="read write"');
   });
 
   it('keeps /mcp open to anonymous callers', async () => {

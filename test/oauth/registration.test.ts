@@ -35,6 +35,27 @@ describe('dynamic client registration', () => {
     expect(unknown.body.error).toBe('invalid_client_metadata');
   });
 
+  it("lets a client ask later for more of the resource's scopes than it registered with (step-up), nothing else", async () => {
+    const redirect = 'http://127.0.0.1:33418/callback';
+    const r = await reg({ redirect_uris: [redirect], scope: 'read write' });
+    expect(r.status).toBe(201);
+    expect(r.body.scope).toBe('read write');
+    const authorize = (scope: string) =>
+      fetch(
+        `${gw.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: r.body.client_id, redirect_uri: redirect, scope, state: 's', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' })}`,
+        { redirect: 'manual' },
+      );
+    // A 403 insufficient_scope asks the SDK to sign in for "read write vault": that goes on to sign-in and consent.
+    const wider = await authorize('read write vault pay');
+    expect(wider.status).toBe(303);
+    expect(new URL(wider.headers.get('location')!, gw.url).pathname).toMatch(/^\/oauth\/interaction\//);
+    // The registered scope still bounds the server's other scopes.
+    const oidc = await authorize('read openid');
+    const back = new URL(oidc.headers.get('location')!, gw.url);
+    expect(`${back.origin}${back.pathname}`).toBe(redirect);
+    expect(back.searchParams.get('error')).toBe('invalid_scope');
+  });
+
   it('refuses redirect URIs that are neither HTTPS nor loopback HTTP', async () => {
     for (const uri of ['http://127.0.0.1:9/cb', 'http://localhost/cb', 'http://[::1]:8080/cb', 'https://claude.ai/api/mcp/auth_callback']) {
       expect((await reg({ redirect_uris: [uri] })).status, uri).toBe(201);

@@ -25,6 +25,11 @@ export function acceptableRedirect(uri: string): boolean {
   return u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
 }
 
+/** A client's scope with every scope of the resource added (its other scopes, openid and offline_access, as they were). */
+export function withResourceScopes(scope: string): string {
+  return [...new Set([...scope.split(' ').filter(Boolean), ...OAUTH_SCOPES])].join(' ');
+}
+
 export const interactionPath = (uid: string): string => `/oauth/interaction/${uid}`;
 
 /** Seconds. Access tokens are short-lived; a refresh token lasts while the client keeps using it. */
@@ -74,9 +79,17 @@ export async function createProvider(deps: ProviderDeps): Promise<{ provider: Pr
     responseTypes: ['code'],
     // Redirect URIs must be loopback or HTTPS (MCP 2026-07-28, security considerations): checked for every client,
     // registered or described by a metadata document.
+    // A client's `scope` does not limit which of the resource's scopes it may ask for later: the SDKs register with
+    // the scope of the first 401 challenge, and a step-up (a 403 insufficient_scope) asks for more, which the agent
+    // allows or not on the consent page. So a client loaded for use may ask for any of them; while it registers, its
+    // `scope` stays as it gave it (the response and the stored registration show what it asked for).
     extraClientMetadata: {
-      properties: ['redirect_uris'],
-      validator: (_ctx, key, value) => {
+      properties: ['redirect_uris', 'scope'],
+      validator: (ctx, key, value, metadata) => {
+        if (key === 'scope') {
+          if (typeof value === 'string' && (ctx as { oidc?: { route?: string } } | undefined)?.oidc?.route !== 'registration') metadata.scope = withResourceScopes(value);
+          return;
+        }
         if (key !== 'redirect_uris' || !Array.isArray(value)) return;
         const bad = (value as unknown[]).find((uri) => !acceptableRedirect(String(uri)));
         if (bad === undefined) return;
