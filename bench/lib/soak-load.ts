@@ -3,6 +3,7 @@
 // MCP sessions opened, used and mostly abandoned, A2A message/send, bad requests), one request at a time.
 import { randomUUID } from 'node:crypto';
 import { rng, sentence, word } from './corpus.js';
+import { Acknowledged } from './soak-disk.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 const json = { 'content-type': 'application/json' };
@@ -23,9 +24,13 @@ export interface SoakCounts {
   sessionsLost: number;
   /** 5xx answers and network errors: a soak must have none. */
   failures: string[];
+  /** What the gateway acknowledged storing, per workload (the soak's disk accounting). */
+  acknowledged: Acknowledged;
 }
 
-export const newCounts = (): SoakCounts => ({ requests: 0, byClass: {}, sessionsOpened: 0, sessionsAbandoned: 0, sessionsLost: 0, failures: [] });
+export const newCounts = (versionsKept = 50): SoakCounts => ({ requests: 0, byClass: {}, sessionsOpened: 0, sessionsAbandoned: 0, sessionsLost: 0, failures: [], acknowledged: new Acknowledged(versionsKept) });
+
+const utf8 = (s: string): number => Buffer.byteLength(s);
 
 /** A value of 0–20 KB: words, so the search index gets real terms. */
 function value(rand: () => number): unknown {
@@ -64,6 +69,7 @@ class McpUse {
     private readonly client: SoakClient,
     private readonly counts: SoakCounts,
     private readonly rand: () => number,
+    private readonly agent: number,
   ) {}
 
   private async open(): Promise<void> {
@@ -94,7 +100,10 @@ class McpUse {
           : { name: 'memory_put', arguments: { namespace: ns, key, value: value(this.rand) } };
     const method = this.rand() < 0.1 ? { method: 'tools/list', params: {} } : { method: 'tools/call', params: call };
     const r = await send(this.counts, `${this.base}/mcp`, { method: 'POST', headers: this.headers, body: JSON.stringify({ jsonrpc: '2.0', id: this.id++, ...method }) });
-    await drain(r);
+    const text = await drain(r);
+    if (call.name === 'memory_put' && method.method === 'tools/call' && r?.status === 200 && text.includes('"result"') && !text.includes('"isError":true')) {
+      this.counts.acknowledged.memory(`${this.agent}|${ns}|${key}`, utf8(JSON.stringify((call.arguments as { value: unknown }).value)));
+    }
     if (r?.status === 404) {
       // Evicted (the session cap) or expired: as a real client, open a new one.
       this.counts.sessionsLost++;
@@ -132,7 +141,7 @@ async function badRequest(base: string, c: SoakClient, counts: SoakCounts, rand:
 /** Runs one client until `until` (ms since the epoch). */
 export async function runClient(base: string, c: SoakClient, seed: number, until: () => boolean, counts: SoakCounts): Promise<void> {
   const rand = rng(seed);
-  const mcp = new McpUse(base, c, counts, rand);
+  const mcp = new McpUse(base, c, counts, rand, seed);
   const bearer = { authorization: `Bearer ${c.secret}` };
   const keyed = { ...json, 'x-api-key': c.apiKey };
   while (!until()) {
@@ -140,13 +149,19 @@ export async function runClient(base: string, c: SoakClient, seed: number, until
     const ns = `ns${Math.floor(rand() * 5)}`;
     const key = `k${Math.floor(rand() * 500)}`;
     if (p < 0.3) {
-      await drain(await send(counts, `${base}/memory/${ns}/${key}`, { method: 'PUT', headers: { ...json, ...bearer }, body: JSON.stringify({ value: value(rand) }) }));
+      const v = value(rand);
+      const r = await send(counts, `${base}/memory/${ns}/${key}`, { method: 'PUT', headers: { ...json, ...bearer }, body: JSON.stringify({ value: v }) });
+      await drain(r);
+      if (r && r.status < 300) counts.acknowledged.memory(`${seed}|${ns}|${key}`, utf8(JSON.stringify(v)));
     } else if (p < 0.5) {
       await drain(await send(counts, `${base}/memory/${ns}/${key}`, { headers: bearer }));
     } else if (p < 0.58) {
       await drain(await send(counts, `${base}/memory/search?q=${word(rand)}&limit=20`, { headers: bearer }));
     } else if (p < 0.62) {
-      await drain(await send(counts, `${base}/wall`, { method: 'POST', headers: { ...json, ...bearer }, body: JSON.stringify({ text: `${sentence(rand, 10)} #${word(rand)}` }) }));
+      const text = `${sentence(rand, 10)} #${word(rand)}`;
+      const r = await send(counts, `${base}/wall`, { method: 'POST', headers: { ...json, ...bearer }, body: JSON.stringify({ text }) });
+      await drain(r);
+      if (r && r.status < 300) counts.acknowledged.add('wall', utf8(text));
     } else if (p < 0.65) {
       await drain(await send(counts, `${base}/wall?limit=50${rand() < 0.5 ? `&topic=${word(rand)}` : ''}`, {}));
     } else if (p < 0.75) {
@@ -155,7 +170,10 @@ export async function runClient(base: string, c: SoakClient, seed: number, until
       await mcp.step();
     } else if (p < 0.94) {
       const body = { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: `convert ${Math.floor(rand() * 1e5)} to base 2` }] } } };
-      await drain(await send(counts, `${base}/a2a`, { method: 'POST', headers: keyed, body: JSON.stringify(body) }));
+      const r = await send(counts, `${base}/a2a`, { method: 'POST', headers: keyed, body: JSON.stringify(body) });
+      const answer = await drain(r);
+      // The task the gateway keeps is the one it answered with: the question, the reply and the artifacts.
+      if (r?.status === 200 && answer.includes('"result"')) counts.acknowledged.add('a2a', utf8(answer));
     } else {
       await badRequest(base, c, counts, rand);
     }

@@ -11,8 +11,11 @@ import { BENCH_OPERATOR_TOKEN, enterpriseKey, startGateway, type Running } from 
 import { predict, verdict, type Sample } from '../lib/soak-prediction.js';
 import { sessionHeapBytes } from '../lib/session-heap.js';
 import { newCounts, runClient, type SoakClient, type SoakCounts } from '../lib/soak-load.js';
+import { diskByWorkload, WORKLOADS, type Workload } from '../lib/soak-disk.js';
 
 const SAMPLE_MS = 15_000;
+/** dbstat reads every page of the file: the disk is taken apart per workload once a minute. */
+const DISK_EVERY = 4;
 /** The control's bounds: caches that hold next to nothing (SQLite keeps a few pages whatever it is told). */
 const CONTROL_BOUNDS = {
   GATEWAY_SQLITE_CACHE_KB: '0',
@@ -27,6 +30,20 @@ const num = (name: string, fallback: number) => (process.env[name] ? Number(proc
 const envPairs = (s: string): Record<string, string> => Object.fromEntries(s.split(/\s+/).filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 
 type Gw = Running & { dataDir: string };
+
+/** The database's bytes per workload beside the bytes clients were acknowledged for, at one time. */
+interface DiskSample {
+  t: number;
+  rss: number;
+  disk: Record<Workload, number>;
+  acknowledged: Record<Workload, number>;
+}
+
+function diskSample(gw: Gw, s: Sample, counts: SoakCounts): DiskSample | null {
+  const file = path.join(gw.dataDir, 'gateway.db');
+  if (!fs.existsSync(file)) return null;
+  return { t: s.t, rss: s.rss, disk: diskByWorkload(file), acknowledged: { ...counts.acknowledged.bytes } };
+}
 
 function dbBytes(dir: string): number {
   return ['gateway.db', 'gateway.db-wal'].reduce((n, f) => n + (fs.existsSync(path.join(dir, f)) ? fs.statSync(path.join(dir, f)).size : 0), 0);
@@ -50,19 +67,26 @@ async function clientsOf(gw: Gw, n: number, prefix: string): Promise<SoakClient[
 }
 
 /** The mixed load for `minutes`, sampled every 15 s (and once at the start). */
-async function soakFor(gw: Gw, clients: SoakClient[], minutes: number, counts: SoakCounts, label: string): Promise<Sample[]> {
+async function soakFor(gw: Gw, clients: SoakClient[], minutes: number, counts: SoakCounts, label: string, disk: DiskSample[] = []): Promise<Sample[]> {
   const t0 = Date.now();
   const end = t0 + minutes * 60_000;
   const samples = [await sample(gw, t0, counts)];
   const timer = setInterval(() => {
     void sample(gw, t0, counts).then((s) => {
       samples.push(s);
+      if (samples.length % DISK_EVERY === 1 && disk.at(-1)?.t !== s.t) {
+        const d = diskSample(gw, s, counts);
+        if (d) disk.push(d);
+      }
       process.stderr.write(`soak ${label} ${s.t}s: rss ${mb(s.rss)} MB, anon ${mb(s.anon)} MB, heap ${mb(s.heapUsed)} MB, db ${mb(s.db)} MB, ${s.requests} requests\n`);
     });
   }, SAMPLE_MS);
   await Promise.all(clients.map((c, i) => runClient(gw.url, c, i + 1, () => Date.now() > end, counts)));
   clearInterval(timer);
-  samples.push(await sample(gw, t0, counts));
+  const last = await sample(gw, t0, counts);
+  samples.push(last);
+  const d = disk.at(-1)?.t === last.t ? null : diskSample(gw, last, counts);
+  if (d) disk.push(d);
   return samples;
 }
 
@@ -89,14 +113,17 @@ export async function soak(): Promise<string> {
 
   const gw = await startGateway(env);
   const config = loadConfig({ ...env, GATEWAY_DATA_DIR: gw.dataDir });
-  const counts = newCounts();
+  const counts = newCounts(config.memory.versionsKept);
+  const disk: DiskSample[] = [];
   let samples: Sample[];
   let idle: Sample;
   try {
     const clients = await clientsOf(gw, nClients, 'soak');
-    samples = await soakFor(gw, clients, minutes, counts, 'gateway');
+    samples = await soakFor(gw, clients, minutes, counts, 'gateway', disk);
     await sleep(idleSeconds * 1000);
     idle = { ...(await sample(gw, Date.now(), counts)), t: minutes * 60 + idleSeconds };
+    const d = diskSample(gw, idle, counts);
+    if (d) disk.push(d);
   } finally {
     await gw.stop();
   }
@@ -129,6 +156,34 @@ export async function soak(): Promise<string> {
     `- anonymous memory: mean ${mb(v.middleMean)} MB over the middle third, ${mb(v.lastMean)} MB over the last (${v.slopeMbPerMin >= 0 ? '+' : ''}${v.slopeMbPerMin.toFixed(1)} MB/min) → ${v.levelled ? 'levelled off' : 'still growing'}; peak ${mb(v.peakAnon)} MB ${v.withinPrediction ? '≤' : '>'} predicted ${mb(predicted)} MB`,
     `- after ${idleSeconds} s idle: RSS ${mb(idle.rss)} MB (anon ${mb(idle.anon)} MB)`,
     `- 5xx and network errors: ${fiveXx + (counts.byClass.network ?? 0)}${counts.failures.length ? ` (${counts.failures.slice(0, 5).join('; ')})` : ''}`,
+    ...diskReport(disk),
   ];
   return out.join('\n');
+}
+
+/** The most disk may hold per acknowledged byte of the workloads clients store (docs/decisions/storage.md, "Disk in the soak"). */
+const DISK_FACTOR = 3;
+
+/**
+ * Disk per workload over time beside RSS and the acknowledged bytes, and the ratio at the end. The ratio is checked on
+ * what clients store (memory, wall, A2A tasks); sessions, counters and rate windows are bounded by their own expiry.
+ */
+function diskReport(disk: DiskSample[]): string[] {
+  if (disk.length === 0) return ['', 'Disk per workload: not measured (the database is not a SQLite file in the data directory).'];
+  const cell = (d: DiskSample, w: Workload) => `${mb(d.disk[w])}${d.acknowledged[w] ? ` / ${mb(d.acknowledged[w])}` : ''}`;
+  const last = disk[disk.length - 1];
+  const stored = ['memory', 'wall', 'a2a'] as const;
+  const onDisk = stored.reduce((n, w) => n + last.disk[w], 0);
+  const acked = stored.reduce((n, w) => n + last.acknowledged[w], 0);
+  const factor = acked ? onDisk / acked : 0;
+  return [
+    '',
+    'Disk per workload (dbstat: tables with their indexes and full-text shadow tables; MB on disk / MB acknowledged and retained):',
+    '',
+    `| t (s) | RSS MB | ${WORKLOADS.join(' | ')} |`,
+    `|---:|---:|${WORKLOADS.map(() => '---:').join('|')}|`,
+    ...disk.map((d) => `| ${d.t} | ${mb(d.rss)} | ${WORKLOADS.map((w) => cell(d, w)).join(' | ')} |`),
+    '',
+    `- at the end, ${stored.map((w) => `${w} ${last.acknowledged[w] ? (last.disk[w] / last.acknowledged[w]).toFixed(2) : '–'}×`).join(', ')}: **${factor.toFixed(2)}×** the bytes clients were acknowledged for storing (target ≤ ${DISK_FACTOR}×) → ${factor <= DISK_FACTOR ? 'within' : 'OVER'}`,
+  ];
 }
