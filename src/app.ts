@@ -1,4 +1,5 @@
 // Composition root: builds the store, registry, MCP servers and HTTP front; starts and stops them.
+import { createHmac } from 'node:crypto';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type client from 'prom-client';
@@ -43,6 +44,7 @@ import { applyHeapGrowth } from './heap-growth.js';
 import { buildInfrastructure, type Infrastructure } from './services.js';
 import { openDatabase, prepareDatabase } from './store/open.js';
 import { SqliteDb } from './store/sqlite.js';
+import { installPepper } from './store/settings.js';
 import { loginAgent } from './store/vault-logins.js';
 import { hashSecret } from './auth/secrets.js';
 import { startTracing, stopTracing } from './tracing/start.js';
@@ -104,6 +106,7 @@ export class Gateway {
     readonly log: Logger,
     readonly infra: Infrastructure,
     readonly workers: Worker[],
+    stateKey: Uint8Array,
     additions: CatalogAdditions = {},
   ) {
     this.mcpCatalog = {
@@ -114,6 +117,7 @@ export class Gateway {
       prompts: [...prompts, ...(additions.prompts ?? [])],
       pageSize: config.mcpPageSize,
       tasks: { db, clock },
+      stateKey,
     };
   }
 
@@ -155,7 +159,9 @@ export class Gateway {
     for (const w of workers) w.start({ db, clock, config, log, services: infra.services });
     for (const k of createWorkKinds()) infra.services.scheduler.register(k);
     infra.services.scheduler.start();
-    const gateway = new Gateway(config, db, registry, clock, log, infra, workers, opts.additions);
+    // A key of its own for MCP's multi-round request state, derived from the install's pepper (read, already made).
+    const stateKey = createHmac('sha256', await installPepper(db)).update('mcp request state').digest();
+    const gateway = new Gateway(config, db, registry, clock, log, infra, workers, stateKey, opts.additions);
     gateway.tracing = tracing;
     return gateway;
   }
@@ -199,7 +205,7 @@ export class Gateway {
         maxBodyBytes: config.maxBodyBytes,
         credentials: guardedCredentials,
         resume: { retryMs: config.mcpSseRetryMs, pollAfterMs: config.mcpPollAfterMs, replayBytes: config.caches.mcpReplayBytes },
-        modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs }, feed, (uri, c) => methods.mayWatch(uri, c), new DirectToolCalls(this.mcpCatalog)),
+        modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs }, feed, (uri, c) => methods.mayWatch(uri, c), new DirectToolCalls(this.mcpCatalog), (name) => this.registry.get(name)?.inputJsonSchema),
         // Sessions in the database, so any instance (or this one after a restart) serves them.
         store: new McpSessionStore(this.db, config.mcpSessionIdleMs),
         onStoreError: (err) => this.log.warn({ err }, 'mcp session store failed'),

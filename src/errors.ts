@@ -25,6 +25,7 @@ export const ERRORS = {
   conflict: { status: 409, rpc: -32009, message: 'The request conflicts with the current state.' },
   confirmation_required: { status: 409, rpc: -32009, message: 'This action needs the person to confirm it first.' },
   declined: { status: 409, rpc: -32009, message: 'The person declined this action; nothing was done.' },
+  capability_required: { status: 400, rpc: -32021, message: 'This call needs a client that can answer its questions (MCP elicitation, sampling or roots).' },
   handle_taken: { status: 409, rpc: -32009, message: 'That handle is already taken.' },
   gone: { status: 410, rpc: -32010, message: 'This resource has expired.' },
   payload_too_large: { status: 413, rpc: -32013, message: 'The payload is too large.' },

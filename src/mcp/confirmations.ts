@@ -1,14 +1,14 @@
-// How MCP asks the person to confirm (registry/confirm-step.ts decides when): the 2026-07-28 era returns an
-// input_required result and reads the answer from the retried request's inputResponses; a 2025-era client that
-// declared elicitation gets an elicitation/create request on the same exchange. A client that can do neither gets
-// no confirmer, and its explicit arguments are the consent, as on REST.
+// How MCP asks the person to confirm (registry/confirm-step.ts decides when), and puts a tool's questions to the
+// client (registry/ask-step.ts): the 2026-07-28 era returns an input_required result and reads the answers from the
+// retried request's inputResponses; a 2025-era client gets elicitation/create (sampling/createMessage, roots/list)
+// requests on the same exchange, for what it declared. A client that can do neither gets no confirmer, and its
+// explicit arguments are the consent, as on REST.
 import { validationError } from '../errors.js';
-import type { Confirmation, ConfirmationAnswer, Confirmer, FormAnswer, FormQuestion } from '../registry/types.js';
+import type { Confirmation, ConfirmationAnswer, Confirmer, InputAnswers, InputKind, InputRound } from '../registry/types.js';
+import { answersKind, formElicitation, samplingParams } from './input-requests.js';
 
 /** The key of the one input request a confirmation makes. */
 export const CONFIRM_KEY = 'confirm';
-/** The key of the input request of a tool's own form (its `ask`); a call may need both, asked in turn. */
-export const ASK_KEY = 'ask';
 
 const INVALID_PARAMS = -32602;
 
@@ -24,12 +24,6 @@ export interface ConfirmationForm {
 
 /** A form-mode elicitation: a confirmation's, or a tool's own form (whose fields are already the schema). */
 export type ElicitForm = ConfirmationForm | ReturnType<typeof formElicitation>;
-
-/** A tool's form as MCP form elicitation sends it. */
-export const formElicitation = (q: FormQuestion) => ({
-  message: q.message,
-  requestedSchema: { type: 'object' as const, properties: q.fields, required: q.required ?? [] },
-});
 
 export interface ElicitAnswer {
   action: string;
@@ -64,37 +58,79 @@ export function confirmAboveOf(meta: Record<string, unknown> | undefined): numbe
 
 const isAnswer = (a: unknown): a is ElicitAnswer => typeof a === 'object' && a !== null && typeof (a as ElicitAnswer).action === 'string';
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The client capabilities a request (2026-07-28) or a connection (2025 era) declared. */
+type Declared = Record<string, unknown> | undefined;
+
 /**
- * 2026-07-28: the answer is in this request's inputResponses, or it is asked for with input_required. A form's
- * answer goes to the registry as sent; its ask step checks it against the form.
+ * 2026-07-28: the answers are in this request's inputResponses, or they are asked for with input_required. A
+ * round is answered when every one of its keys has a response object; anything else (a missing key, an entry that
+ * is not an object) asks the round again. The answers go to the registry as sent; it checks them against their
+ * questions. `earlier` is what the client carried back in the request's (verified) requestState: the answers of
+ * earlier rounds, and whether this call was already confirmed.
  */
-export function roundTripConfirmer(inputResponses: Record<string, unknown> | undefined, aboveUsd: number | undefined): Confirmer {
-  return {
-    aboveUsd,
-    ask: async (q) => {
-      const a = inputResponses?.[CONFIRM_KEY];
-      return isAnswer(a) ? answerOf(q, a) : 'pending';
-    },
-    fill: async () => {
-      const a = inputResponses?.[ASK_KEY];
-      return isAnswer(a) ? (a as FormAnswer) : 'pending';
-    },
-  };
+export class RoundTripConfirmer implements Confirmer {
+  /** Set when this request's confirmation was answered yes, so the state of a later round carries it. */
+  confirmed = false;
+  readonly earlier?: InputAnswers;
+
+  constructor(
+    private readonly inputResponses: Record<string, unknown> | undefined,
+    readonly aboveUsd: number | undefined,
+    private readonly declared: Declared,
+    carried?: { answers: InputAnswers; confirmed?: boolean },
+  ) {
+    this.earlier = carried?.answers;
+    this.confirmed = carried?.confirmed === true;
+  }
+
+  async ask(q: Confirmation): Promise<ConfirmationAnswer> {
+    const a = this.inputResponses?.[CONFIRM_KEY];
+    if (isAnswer(a)) return (this.confirmed = answerOf(q, a) === 'confirmed') ? 'confirmed' : 'declined';
+    return this.confirmed ? 'confirmed' : 'pending';
+  }
+
+  canAnswer(kind: InputKind): boolean {
+    return answersKind(this.declared, kind);
+  }
+
+  async put(round: InputRound): Promise<Record<string, unknown> | 'pending'> {
+    const keys = Object.keys(round);
+    const given = this.inputResponses ?? {};
+    return keys.every((k) => isObject(given[k])) ? Object.fromEntries(keys.map((k) => [k, given[k]])) : 'pending';
+  }
 }
 
-/** 2025 era: an elicitation/create request to the client, answered on the spot. */
-export function elicitingConfirmer(elicit: (form: ElicitForm) => Promise<ElicitAnswer>, aboveUsd: number | undefined): Confirmer {
+/** How a 2025-era connection reaches its client on the call's own exchange. */
+export interface ClientChannel {
+  elicit(form: ElicitForm): Promise<ElicitAnswer>;
+  sample(params: ReturnType<typeof samplingParams>): Promise<unknown>;
+  listRoots(): Promise<unknown>;
+}
+
+/** 2025 era: requests to the client on the call's own exchange, answered on the spot, for what it declared. */
+export function elicitingConfirmer(channel: ClientChannel, aboveUsd: number | undefined, declared: Declared): Confirmer {
+  const ask = async (key: string, q: InputRound[string]): Promise<unknown> => {
+    switch (q.kind) {
+      case 'form':
+        try {
+          return await channel.elicit(formElicitation(q.form));
+        } catch (err) {
+          // The SDK checks the answer against the schema itself: a mismatch is the client's, a 422, not our 500.
+          if ((err as { code?: unknown }).code !== INVALID_PARAMS) throw err;
+          throw validationError([{ loc: ['answers', key], msg: (err as Error).message.replace(/^MCP error -?\d+: /, ''), type: 'value_error' }]);
+        }
+      case 'sample':
+        return channel.sample(samplingParams(q.sample));
+      case 'roots':
+        return channel.listRoots();
+    }
+  };
   return {
     aboveUsd,
-    ask: async (q) => answerOf(q, await elicit(confirmationForm(q))),
-    fill: async (q) => {
-      try {
-        return (await elicit(formElicitation(q))) as FormAnswer;
-      } catch (err) {
-        // SDK v1 checks the answer against the schema itself: a mismatch is the client's, a 422, not our 500.
-        if ((err as { code?: unknown }).code !== INVALID_PARAMS) throw err;
-        throw validationError([{ loc: ['answer'], msg: (err as Error).message.replace(/^MCP error -?\d+: /, ''), type: 'value_error' }]);
-      }
-    },
+    ask: async (q) => answerOf(q, await channel.elicit(confirmationForm(q))),
+    canAnswer: (kind) => answersKind(declared, kind),
+    put: async (round) => Object.fromEntries(await Promise.all(Object.entries(round).map(async ([key, q]) => [key, await ask(key, q)] as const))),
   };
 }

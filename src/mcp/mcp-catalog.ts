@@ -14,4 +14,9 @@ export interface McpCatalog {
   pageSize: number;
   /** Where MCP tasks (the Tasks extension) are kept, and the clock that dates them. */
   tasks: { db: Db; clock: Clock };
+  /**
+   * Signs the state a multi-round call carries between its requests (input-state.ts): derived from the install's
+   * pepper, so every gateway process of the install verifies what another issued.
+   */
+  stateKey: Uint8Array;
 }

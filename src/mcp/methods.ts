@@ -4,12 +4,15 @@
 // turns them into its SDK's error type.
 import { scopeFor } from '../auth/oauth-scopes.js';
 import { EXTENSION_ID as UI_EXTENSION_ID, RESOURCE_MIME_TYPE as UI_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import { TASKS_EXTENSION_ID_V2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { GatewayError } from '../errors.js';
 import type { PromptMessage } from '../registry/prompt-defs.js';
 import type { Registry } from '../registry/registry.js';
 import { outputJsonSchemaOf } from '../registry/define-tool.js';
-import type { Confirmation, Confirmer, Credentials, FormQuestion, McpSession, ProgressReporter, Tool } from '../registry/types.js';
-import { ASK_KEY, CONFIRM_KEY, confirmationForm, formElicitation, type ElicitForm } from './confirmations.js';
+import type { Confirmation, Confirmer, Credentials, InputAnswers, InputKind, InputRound, McpSession, ProgressReporter, Tool } from '../registry/types.js';
+import { CONFIRM_KEY, confirmationForm } from './confirmations.js';
+import { requiredCapabilities, wireInputRequests, type WireInputRequest } from './input-requests.js';
+import { gatherInputs } from '../registry/ask-step.js';
 import { blockJson, fileBlock, type BlockJson, isContentResult, isFileResult, textOf } from '../registry/content-result.js';
 import { complete, type CompletionRef } from './completions.js';
 import type { McpCatalog } from './mcp-catalog.js';
@@ -49,22 +52,35 @@ export class McpMethodError extends Error {
   }
 }
 
+/** MissingRequiredClientCapability: the call needs what the client did not declare (2026-07-28, SEP-2575). */
+export const MISSING_CLIENT_CAPABILITY = -32021;
+
 /**
- * A tool call waits for the person's answer (a confirmation, or the tool's own form), which this era asks for
- * with an input_required result: `form` is the elicitation to send under `key`.
+ * A call waits for answers (a confirmation, or the tool's or prompt's questions), which the 2026-07-28 era asks
+ * for with an input_required result: `requests` are the embedded requests by key; `answers`, for questions, are
+ * those of the earlier rounds, carried (signed) to the retry in its requestState.
  */
 export class NeedsInput extends Error {
   constructor(
-    readonly key: string,
-    readonly form: ElicitForm,
+    readonly requests: Record<string, WireInputRequest>,
+    readonly answers?: InputAnswers,
   ) {
-    super(form.message);
+    super('input required');
   }
 }
 
 function needsInput(extra: Record<string, unknown>): NeedsInput {
-  if (extra.form) return new NeedsInput(ASK_KEY, formElicitation(extra.form as FormQuestion));
-  return new NeedsInput(CONFIRM_KEY, confirmationForm(extra.confirmation as Confirmation));
+  if (extra.round) return new NeedsInput(wireInputRequests(extra.round as InputRound), extra.answers as InputAnswers);
+  return new NeedsInput({ [CONFIRM_KEY]: { method: 'elicitation/create', params: confirmationForm(extra.confirmation as Confirmation) } as WireInputRequest });
+}
+
+/** A registry error that is the protocol's to answer: a question to put (NeedsInput) or a capability to declare. */
+function protocolOutcome(ge: GatewayError): Error | undefined {
+  if (ge.code === 'confirmation_required') return needsInput(ge.extra);
+  if (ge.code === 'capability_required') {
+    return new McpMethodError(MISSING_CLIENT_CAPABILITY, ge.message, { requiredCapabilities: requiredCapabilities(ge.extra.needs as InputKind[]) });
+  }
+  return undefined;
 }
 
 export interface CallToolOptions {
@@ -248,12 +264,19 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
   ): Promise<CallToolResult> => {
     const tool = allowed(name);
     if (!tool) throw new McpMethodError(INVALID_PARAMS, `Tool ${name} not found`);
+    // Work only a task can follow is refused to a request that cannot take one, before anything runs.
+    if (tool.durable?.followedOnly && !followsWork) {
+      throw new McpMethodError(MISSING_CLIENT_CAPABILITY, `${tool.name} answers with a task: declare the ${TASKS_EXTENSION_ID_V2} extension in this request's client capabilities.`, {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID_V2]: {} } },
+      });
+    }
     try {
       const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm, progress, followsWork, session });
       return toolResult(out.result, tool.name, out.meta.meta);
     } catch (err) {
       const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
-      if (ge.code === 'confirmation_required') throw needsInput(ge.extra);
+      const outcome = protocolOutcome(ge);
+      if (outcome) throw outcome;
       if (ge.payment) return paymentResult(ge);
       const failed = textResult({ ...ge.toBody(), status: ge.status }, true);
       // SDK v1 clients check structuredContent against a published outputSchema even on errors, so a tool that
@@ -342,7 +365,8 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
       return { prompts: catalog.prompts.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
     },
 
-    async getPrompt(name: string, args: Record<string, string> = {}) {
+    /** prompts/get; `asker` puts the prompt's questions (PromptDef.inputs) to a client that can answer them. */
+    async getPrompt(name: string, args: Record<string, string> = {}, asker?: Confirmer) {
       const p = catalog.prompts.find((x) => x.name === name);
       if (!p) throw new McpMethodError(INVALID_PARAMS, `Prompt ${name} not found`);
       for (const a of p.arguments) {
@@ -350,8 +374,11 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
       }
       let rendered: string | PromptMessage[];
       try {
-        rendered = await p.render(args);
+        const answers = p.inputs ? await gatherInputs((got) => p.inputs!(args, got), asker, `${p.title ?? p.name} needs your answers first.`) : undefined;
+        rendered = await p.render(args, answers);
       } catch (err) {
+        const outcome = err instanceof GatewayError ? protocolOutcome(err) : undefined;
+        if (outcome) throw outcome;
         if (err instanceof GatewayError && err.status < 500) throw new McpMethodError(INVALID_PARAMS, err.message, { error: err.toBody().error });
         throw err;
       }

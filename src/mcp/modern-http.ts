@@ -9,7 +9,9 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { SUPPORTED_PROTOCOL_VERSIONS as LEGACY_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { classifyInboundRequest, createMcpHandler, type InboundClassificationOutcome, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Credentials } from '../registry/types.js';
+import { sendJsonText } from '../http/send.js';
 import { EnvelopeMemo } from './envelope-memo.js';
+import { HEADER_MISMATCH, headerDeclarations, paramHeaderMismatch } from './param-headers.js';
 import { plainToolCall, type DirectToolCalls } from './modern-direct.js';
 import type { ResourceFeed } from './resource-feed.js';
 
@@ -57,6 +59,8 @@ export class ModernHttpEndpoint {
     private readonly mayWatch: (uri: string, credentials: Credentials) => Promise<boolean>,
     /** Answers plain tools/call requests without the SDK's per-request server (modern-direct.ts). */
     private readonly direct?: DirectToolCalls,
+    /** The listed input schema of a tool, whose `x-mcp-header` properties a call's Mcp-Param-* headers must match. */
+    private readonly inputSchemaOf?: (tool: string) => Record<string, unknown> | undefined,
   ) {
     this.handler = createMcpHandler(
       (ctx) => {
@@ -93,11 +97,25 @@ export class ModernHttpEndpoint {
    * reach the tools through the request's pass-through authInfo.
    */
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown, scope: RequestScope, outcome: InboundClassificationOutcome): Promise<void> {
-    const call = this.direct && plainToolCall(req, outcome);
+    if (this.refuseParamHeaders(req, res, outcome)) return;
+    const call = this.direct && plainToolCall(req, outcome, (tool) => this.direct!.asks(tool));
     if (call) return this.direct!.answer(res, call, scope.toolsets, scope.credentials);
     await this.keepWatchable(body, scope.credentials);
     const withAuth = Object.assign(req, { auth: { token: '', clientId: 'agent-gateway', scopes: [], extra: { ...scope } } });
     await this.serve(withAuth, res, body);
+  }
+
+  /** A tools/call whose Mcp-Param-* headers disagree with its arguments is answered 400 HeaderMismatch (param-headers.ts). */
+  private refuseParamHeaders(req: IncomingMessage, res: ServerResponse, outcome: InboundClassificationOutcome): boolean {
+    if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.message.method !== 'tools/call' || !this.inputSchemaOf) return false;
+    const params = outcome.message.params as { name?: unknown; arguments?: unknown } | undefined;
+    const schema = typeof params?.name === 'string' ? this.inputSchemaOf(params.name) : undefined;
+    const declarations = schema ? declarationsOf(schema) : [];
+    const mismatch = declarations.length > 0 ? paramHeaderMismatch(declarations, params?.arguments, req.headers) : undefined;
+    if (!mismatch) return false;
+    const error = { code: HEADER_MISMATCH, message: `Bad Request: the request headers and body disagree: ${mismatch.body}`, data: { mismatch } };
+    sendJsonText(res, 400, JSON.stringify({ jsonrpc: '2.0', id: outcome.message.id, error }), undefined, 'application/json');
+    return true;
   }
 
   /**
@@ -116,4 +134,12 @@ export class ModernHttpEndpoint {
   async close(): Promise<void> {
     await this.handler.close();
   }
+}
+
+/** A listed schema's declarations, found once per schema (tools list the same object every time). */
+const declared = new WeakMap<object, ReturnType<typeof headerDeclarations>>();
+function declarationsOf(schema: Record<string, unknown>): ReturnType<typeof headerDeclarations> {
+  let d = declared.get(schema);
+  if (!d) declared.set(schema, (d = headerDeclarations(schema)));
+  return d;
 }

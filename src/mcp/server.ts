@@ -19,6 +19,7 @@ import type { Credentials, McpSession } from '../registry/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ParamsCheckedServer } from './params-checked-server.js';
 import { confirmAboveOf, elicitingConfirmer } from './confirmations.js';
+import { answersAny } from './input-requests.js';
 import { boundCredentials, INSTRUCTIONS, INVALID_PARAMS, McpMethodError, mcpMethods, SERVER_EXTENSIONS, SERVER_INFO, type CallToolOptions, type McpCatalog } from './methods.js';
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
@@ -70,10 +71,16 @@ export type PlainToolCall = (
   signal: AbortSignal,
 ) => Promise<CallToolResult>;
 
-const plainCalls = new WeakMap<Server, PlainToolCall>();
+/** A server's plain tools/call, and whether a tool has questions of its own for the client (registry `inputs`). */
+export interface PlainCalls {
+  run: PlainToolCall;
+  asks(tool: string): boolean;
+}
+
+const plainCalls = new WeakMap<Server, PlainCalls>();
 
 /** The plain tools/call of a server built here. */
-export const plainToolCallOf = (server: Server): PlainToolCall | undefined => plainCalls.get(server);
+export const plainToolCallOf = (server: Server): PlainCalls | undefined => plainCalls.get(server);
 
 /** URIs one session may subscribe to: what a session holds stays bounded, so the session cap bounds them all. */
 export const MAX_SUBSCRIPTIONS = 1000;
@@ -147,20 +154,32 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
       if (state && session.login !== before) await state.saveLogin(session.login);
     }
   };
+  /** A client that declared elicitation, sampling or roots is asked on the request's own stream; others keep explicit arguments. */
+  const askerFor = (extra: { requestId: string | number }, meta: Record<string, unknown> | undefined) => {
+    const declared = server.getClientCapabilities() as Record<string, unknown> | undefined;
+    if (!answersAny(declared)) return undefined;
+    const related = { relatedRequestId: extra.requestId };
+    return elicitingConfirmer(
+      {
+        elicit: (form) => server.elicitInput(form, related),
+        sample: (params) => server.createMessage(params, related),
+        listRoots: () => server.listRoots(undefined, related),
+      },
+      confirmAboveOf(meta),
+      declared,
+    );
+  };
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
-    // A client that declared elicitation is asked on this request's own stream; others keep explicit arguments.
-    const confirm = server.getClientCapabilities()?.elicitation
-      ? elicitingConfirmer((form) => server.elicitInput(form, { relatedRequestId: extra.requestId }), confirmAboveOf(req.params._meta))
-      : undefined;
+    const confirm = askerFor(extra, req.params._meta);
     const progress = progressReporter(req.params._meta?.progressToken, (n) => extra.sendNotification(n));
     return v1(() => callTool(req.params.name, req.params.arguments, req.params._meta, opts.credentials(extra), { signal: extra.signal, confirm, progress }));
   });
-  plainCalls.set(server, (name, args, meta, credentials, signal) => callTool(name, args, meta, credentials, { signal }));
+  plainCalls.set(server, { run: (name, args, meta, credentials, signal) => callTool(name, args, meta, credentials, { signal }), asks: (tool) => catalog.registry.get(tool)?.inputs !== undefined });
   server.setRequestHandler(ListResourcesRequestSchema, (req, extra) => v1(() => m.listResources(req.params?.cursor, creds(extra))));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => v1(() => m.listResourceTemplates()));
   server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => v1(() => m.readResource(req.params.uri, creds(extra))));
   server.setRequestHandler(ListPromptsRequestSchema, () => v1(() => m.listPrompts()));
-  server.setRequestHandler(GetPromptRequestSchema, (req) => v1(() => m.getPrompt(req.params.name, req.params.arguments)));
+  server.setRequestHandler(GetPromptRequestSchema, (req, extra) => v1(() => m.getPrompt(req.params.name, req.params.arguments, askerFor(extra, req.params._meta))));
   server.setRequestHandler(CompleteRequestSchema, (req, extra) =>
     v1(() => m.complete(req.params.ref, req.params.argument, req.params.context?.arguments, creds(extra))),
   );

@@ -5,8 +5,8 @@
 // a hang-up, a `notifications/cancelled` naming it or the session's end aborts it.
 //
 // "Plain" is one JSON-RPC request (no batch) whose params are name, arguments and `_meta` without a progress token,
-// on a session whose client declared no elicitation (a confirmation asks on the request's own stream, which the
-// SDK drives). Anything else goes to the SDK as before. test/mcp/session-direct.test.ts checks the two agree.
+// on a session whose client may not be asked anything for this call (input-requests.ts `mayAsk`: a confirmation or
+// a tool's questions go on the request's own stream, which the SDK drives). Anything else goes to the SDK as before. test/mcp/session-direct.test.ts checks the two agree.
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject } from '../plain-object.js';

@@ -21,6 +21,7 @@ import { parseEventId } from './sse-replay.js';
 import { namesModernRevision, type ModernHttpEndpoint } from './modern-http.js';
 import { plainToolCallOf, type SessionState } from './server.js';
 import type { PlainCall } from './plain-call.js';
+import { mayAsk } from './input-requests.js';
 import { answerOnSession, plainSessionCall } from './session-direct.js';
 import type { McpSessionStore, StoredSession } from '../store/mcp-sessions.js';
 
@@ -286,10 +287,10 @@ export class StreamableHttpEndpoint {
   private async callOnSession(req: IncomingMessage, res: ServerResponse, call: PlainCall, message: JSONRPCMessage): Promise<void> {
     const s = await this.session(req, res);
     if (!s) return;
-    const run = plainToolCallOf(s.server);
-    if (!run || s.server.getClientCapabilities()?.elicitation) return this.dispatch(s, req, res, [message], false);
+    const plain = plainToolCallOf(s.server);
+    if (!plain || mayAsk(s.server.getClientCapabilities() as Record<string, unknown> | undefined, plain.asks(call.name))) return this.dispatch(s, req, res, [message], false);
     if (s.transport.hasPending(call.id)) return rpcError(res, 400, -32600, 'Invalid Request: a request with this id is already in progress');
-    await answerOnSession(s.transport, res, run, call, this.opts.credentials(req));
+    await answerOnSession(s.transport, res, plain.run, call, this.opts.credentials(req));
   }
 
   private async get(req: IncomingMessage, res: ServerResponse): Promise<void> {

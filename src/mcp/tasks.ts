@@ -14,14 +14,17 @@ import {
   type CompletedTaskV2,
   type CreateTaskResultV2,
   type DetailedTaskV2,
+  type InputRequiredTaskV2,
   type TaskV2,
 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { GatewayError, toGatewayError } from '../errors.js';
 import { poolBytes } from '../random.js';
-import type { Caller, Credentials, DurableWork, Tool, WorkStatus } from '../registry/types.js';
+import { checkInput } from '../registry/ask-step.js';
+import type { Caller, Credentials, DurableWork, Tool, WorkState, WorkStatus } from '../registry/types.js';
 import * as store from '../store/mcp-tasks.js';
 import type { McpCatalog } from './mcp-catalog.js';
+import { wireInputRequests } from './input-requests.js';
 import { textResult, type CallToolResult } from './methods.js';
 
 /** A task is kept this long past the moment its work is due (creation, or a timer's due time). */
@@ -31,6 +34,16 @@ export const POLL_MS = 1_000;
 export const MAX_POLL_MS = 5 * 60_000;
 
 const TASK_ID = /^task_[A-Za-z0-9_-]{22}$/;
+
+/** The status a new task starts with, for the state its work is in. */
+const SEED: Record<WorkState, TaskV2['status']> = {
+  running: 'working',
+  input_required: 'input_required',
+  succeeded: 'completed',
+  failed: 'completed',
+  errored: 'failed',
+  canceled: 'cancelled',
+};
 
 export interface McpTasks {
   /**
@@ -115,8 +128,14 @@ export function serveTasks(server: Server, catalog: McpCatalog, credentialsOf: (
     switch (s.state) {
       case 'running':
         return { ...base, status: 'working' };
+      case 'input_required':
+        // What the work waits for, as the embedded requests of an input round; tasks/update brings the answers.
+        return { ...base, status: 'input_required', inputRequests: wireInputRequests(s.questions ?? {}) as InputRequiredTaskV2['inputRequests'] };
       case 'canceled':
         return { ...base, status: 'cancelled' };
+      case 'errored':
+        // The work broke rather than answered: a protocol-level failure, with its message and no internals.
+        return { ...base, status: 'failed', error: { code: ProtocolErrorCode.InternalError, message: s.message } };
       default: {
         const value = s.state === 'succeeded' && work.resultOf ? work.resultOf(detail) : detail;
         return { ...base, status: 'completed', result: { ...textResult(value, s.state === 'failed'), resultType: 'complete' } as CompletedTaskV2['result'] };
@@ -130,11 +149,25 @@ export function serveTasks(server: Server, catalog: McpCatalog, credentialsOf: (
     return detailed(row, work, status, detail);
   });
 
-  // No task of ours asks the client for input, so there is never an outstanding request: responses are ignored,
-  // as the extension says of keys that are not outstanding, and the update is acknowledged. (The SDK lifts
-  // `inputResponses` out of the params into ctx.mcpReq, as for any multi round-trip request; only the id is left.)
+  // Answers for work waiting for input go to the work's own answer tool, checked against its questions; responses
+  // to keys that are not outstanding are ignored, as the extension says, and the update is acknowledged either way
+  // (tasks/get tells what the work does next). The SDK lifts `inputResponses` out of the params into ctx.mcpReq, as
+  // for any multi round-trip request; only the id is left.
   server.setRequestHandler('tasks/update', { params: UpdateTaskRequestV2Schema.shape.params.pick({ taskId: true }) }, async ({ taskId }, ctx) => {
-    await open(taskId, ctx);
+    const { row, work } = await open(taskId, ctx);
+    const responses = ctx.mcpReq.inputResponses ?? {};
+    if (!work.answer || Object.keys(responses).length === 0) return {};
+    const { status } = await read(work, row.work_id);
+    const outstanding = status.state === 'input_required' ? Object.entries(status.questions ?? {}).filter(([key]) => key in responses) : [];
+    if (outstanding.length === 0) return {};
+    try {
+      const answers = Object.fromEntries(outstanding.map(([key, q]) => [key, checkInput(key, q, responses[key])]));
+      await registry.call(work.answer, { [work.field]: row.work_id, answers }, credentialsOf());
+    } catch (err) {
+      const ge = toGatewayError(err);
+      if (ge.status >= 500) throw internal();
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, ge.message, ge.detail ? { detail: ge.detail } : undefined);
+    }
     return {};
   });
 
@@ -177,7 +210,7 @@ export function serveTasks(server: Server, catalog: McpCatalog, credentialsOf: (
       };
       // Written (committed) before the handle is returned, so a tasks/get right after finds it.
       await Promise.all([store.insertMcpTask(db, row), store.deleteExpiredMcpTasks(db, now)]);
-      const seed = status.state === 'canceled' ? 'cancelled' : status.state === 'running' ? 'working' : 'completed';
+      const seed = SEED[status.state];
       const handle: CreateTaskResultV2 = { resultType: 'task', ...taskOf(row, status), status: seed, ...(result._meta ? { _meta: result._meta as CreateTaskResultV2['_meta'] } : {}) };
       return handle as unknown as CallToolResult;
     },

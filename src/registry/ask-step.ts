@@ -1,10 +1,12 @@
-// The form step of the call pipeline: a tool that declares `ask` gets the person's answer to its form before it
-// acts. Like the confirm step it runs after validation and before any charge or side effect, so a retried request
-// (an MCP input_required round trip) repeats nothing. The answer is checked against the form: a value the form
+// The input step of the call pipeline: a tool that declares questions (`inputs`, or its `ask` form) gets the
+// client's answers before it acts: the person's answer to a form, a completion by the client's model, the client's
+// roots. Like the confirm step it runs after validation and before any charge or side effect, so a retried request
+// (an MCP input_required round trip) repeats nothing. Questions come in rounds (a later one may depend on earlier
+// answers); each answer is checked against its question here, once for every adapter: a form's answer the form
 // does not allow is a 422 naming the field, never passed on to the handler.
 import { GatewayError, validationError, type ValidationIssue } from '../errors.js';
-import type { Confirmer, FormAnswer, FormField, FormQuestion, FormValue } from './call-types.js';
 import type { Tool } from './types.js';
+import type { Confirmer, FormAnswer, FormField, FormQuestion, FormValue, InputAnswer, InputAnswers, InputKind, InputQuestion, InputRound, RootsAnswer, SampleAnswer } from './call-types.js';
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
 
@@ -70,12 +72,84 @@ export function checkAnswer(q: FormQuestion, raw: { action?: unknown; content?: 
   return { action, content: given as Record<string, FormValue> };
 }
 
-export async function askBeforeActing(tool: Tool, args: unknown, confirmer: Confirmer | undefined): Promise<FormAnswer | undefined> {
-  if (!tool.ask || !confirmer?.fill) return undefined;
-  const q = tool.ask(args);
-  if (!q) return undefined;
-  const answer = await confirmer.fill(q);
-  if (answer === 'pending') throw new GatewayError('confirmation_required', q.message, { extra: { form: q } });
-  // The answer comes off the wire: checked here, once, for every adapter.
-  return checkAnswer(q, answer);
+/** The key of a tool's own form (`ask`), asked as one optional question of the first round. */
+export const ASK_KEY = 'ask';
+/** The confirmation's key (the confirm step's question), which no input may take. */
+const CONFIRM_KEY = 'confirm';
+/** Rounds one call may take: a tool whose questions never end is a bug, not a conversation. */
+export const MAX_INPUT_ROUNDS = 8;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A completion as the handler may trust it: its text when the model answered with text, and the model's name. */
+function checkSample(key: string, raw: unknown): SampleAnswer {
+  const content = isObject(raw) ? raw.content : undefined;
+  const blocks = Array.isArray(content) ? content : [content];
+  if (!blocks.every(isObject)) throw validationError([{ loc: ['answers', key, 'content'], msg: 'must be a content block', type: 'type' }]);
+  const text = blocks.find((b) => b.type === 'text' && typeof b.text === 'string')?.text as string | undefined;
+  const model = isObject(raw) && typeof raw.model === 'string' ? raw.model : undefined;
+  return { text, ...(model !== undefined ? { model } : {}) };
+}
+
+function checkRoots(key: string, raw: unknown): RootsAnswer {
+  const roots = isObject(raw) ? raw.roots : undefined;
+  const ok = Array.isArray(roots) && roots.every((r) => isObject(r) && typeof r.uri === 'string' && (r.name === undefined || typeof r.name === 'string'));
+  if (!ok) throw validationError([{ loc: ['answers', key, 'roots'], msg: 'must be a list of {uri, name?}', type: 'type' }]);
+  return { roots: (roots as { uri: string; name?: string }[]).map((r) => ({ uri: r.uri, ...(r.name !== undefined ? { name: r.name } : {}) })) };
+}
+
+/** An answer off the wire, checked against its question. */
+export function checkInput(key: string, q: InputQuestion, raw: unknown): InputAnswer {
+  switch (q.kind) {
+    case 'form':
+      return checkAnswer(q.form, isObject(raw) ? raw : {});
+    case 'sample':
+      return checkSample(key, raw);
+    case 'roots':
+      return checkRoots(key, raw);
+  }
+}
+
+/** What a required question the client cannot answer needs: the caller must use a client that can. */
+function capabilityRequired(kinds: Set<InputKind>): GatewayError {
+  const names = { form: 'fill forms (elicitation)', sample: 'complete text with its model (sampling)', roots: 'list its roots' };
+  return new GatewayError('capability_required', `This call needs a client that can ${[...kinds].map((k) => names[k]).join(' and ')}.`, { extra: { needs: [...kinds] } });
+}
+
+/**
+ * Asks the questions of `needs` round by round (from the earlier answers the client carried back, if any) and
+ * returns every answer. A question already answered or already passed over is not asked again; an optional one the
+ * client cannot answer is passed over; a required one is refused (capability_required). A round with nothing left
+ * to ask ends the asking. When the answers come on a later round trip, `confirmation_required` carries the round
+ * and the answers so far, for the adapter to ask and to carry (signed) to the retry.
+ */
+export async function gatherInputs(needs: (answers: InputAnswers) => InputRound | null, asker: Confirmer | undefined, message: string): Promise<InputAnswers> {
+  const got: InputAnswers = { ...asker?.earlier };
+  const passed = new Set<string>();
+  for (let round = 0; ; round++) {
+    const asked = needs(got);
+    if (!asked) return got;
+    if (round >= MAX_INPUT_ROUNDS) throw new Error(`more than ${MAX_INPUT_ROUNDS} rounds of questions`);
+    const put: InputRound = {};
+    const lacking = new Set<InputKind>();
+    for (const [key, q] of Object.entries(asked)) {
+      if (key === CONFIRM_KEY) throw new Error(`the input key "${CONFIRM_KEY}" is the confirmation's`);
+      if (key in got || passed.has(key)) continue;
+      if (asker?.canAnswer?.(q.kind) && asker.put) put[key] = q;
+      else if (q.optional) passed.add(key);
+      else lacking.add(q.kind);
+    }
+    if (lacking.size > 0) throw capabilityRequired(lacking);
+    const keys = Object.keys(put);
+    if (keys.length === 0) return got;
+    const raw = await asker!.put!(put);
+    if (raw === 'pending') throw new GatewayError('confirmation_required', message, { extra: { round: put, answers: { ...got } } });
+    for (const key of keys) got[key] = checkInput(key, put[key], raw[key]);
+  }
+}
+
+/** The input step of a tool call: the answers to its questions, or undefined when it asks none. */
+export async function askBeforeActing(tool: Tool, args: unknown, asker: Confirmer | undefined): Promise<InputAnswers | undefined> {
+  if (!tool.inputs) return undefined;
+  return gatherInputs((answers) => tool.inputs!(args, answers), asker, `${tool.title ?? tool.name} needs your answers before it acts.`);
 }

@@ -143,14 +143,55 @@ export interface FormAnswer {
   content?: Record<string, FormValue>;
 }
 
+/** A completion a tool asks of the client's own model (MCP sampling): the conversation so far and a bound on the reply. */
+export interface SampleQuestion {
+  messages: { role: 'user' | 'assistant'; text: string }[];
+  maxTokens: number;
+  systemPrompt?: string;
+}
+
 /**
- * How an adapter asks the person. Absent, the explicit arguments are the consent (REST, A2A, and MCP clients
- * that can neither elicit nor take an input_required round trip).
+ * What a tool may need from the client before it acts: the person's answer to a form, a completion by the client's
+ * model, or the client's roots. `optional`: the tool can act without it when the client cannot answer this kind;
+ * otherwise such a client is refused (MCP: MissingRequiredClientCapability).
+ */
+export type InputQuestion = ({ kind: 'form'; form: FormQuestion } | { kind: 'sample'; sample: SampleQuestion } | { kind: 'roots' }) & { optional?: boolean };
+
+export type InputKind = InputQuestion['kind'];
+
+/** One round of questions, keyed by the name each answer comes back under (`confirm` is the confirmation's). */
+export type InputRound = Record<string, InputQuestion>;
+
+/** The client model's reply: its text (undefined when it answered with another kind of block) and which model. */
+export interface SampleAnswer {
+  text: string | undefined;
+  model?: string;
+}
+
+export interface RootsAnswer {
+  roots: { uri: string; name?: string }[];
+}
+
+/** An answer, checked against its question: a form's (FormAnswer), a completion's or the roots. */
+export type InputAnswer = FormAnswer | SampleAnswer | RootsAnswer;
+
+export type InputAnswers = Record<string, InputAnswer>;
+
+/**
+ * How an adapter asks the person (and the client). Absent, the explicit arguments are the consent (REST, A2A, and
+ * MCP clients that can neither elicit nor take an input_required round trip).
  */
 export interface Confirmer {
   /** Paid calls priced above this many US dollars are confirmed too. */
   aboveUsd?: number;
   ask(q: Confirmation): Promise<ConfirmationAnswer>;
-  /** Puts a tool's form to the person; 'pending' when the answer comes on a later round trip. Absent: cannot. */
-  fill?(q: FormQuestion): Promise<FormAnswer | 'pending'>;
+  /** Whether the client can answer this kind of question (what it declared); absent, it can answer none. */
+  canAnswer?(kind: InputKind): boolean;
+  /**
+   * Puts one round of questions: the answers by key as the client sent them (the registry checks them), or
+   * 'pending' when they come on a later round trip.
+   */
+  put?(round: InputRound): Promise<Record<string, unknown> | 'pending'>;
+  /** Checked answers of earlier rounds that the client carried back (MCP's signed requestState), to go on from. */
+  earlier?: InputAnswers;
 }

@@ -14,7 +14,8 @@ function questionFor(tool: Tool, args: unknown, aboveUsd: number | undefined): C
 }
 
 export async function confirmBeforeActing(tool: Tool, args: unknown, confirmer: Confirmer | undefined): Promise<void> {
-  if (!confirmer) return;
+  // A client that cannot fill forms is not asked: its explicit arguments are the consent, as on REST.
+  if (!confirmer || confirmer.canAnswer?.('form') === false) return;
   const q = questionFor(tool, args, confirmer.aboveUsd);
   if (!q) return;
   const answer = await confirmer.ask(q);

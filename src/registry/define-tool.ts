@@ -1,6 +1,7 @@
 // defineTool turns a ToolSpec into a Tool: defaults filled in, and the JSON Schema computed once, when first read.
 import { z } from 'zod';
 import { closeObjects } from './closed-objects.js';
+import { ASK_KEY } from './ask-step.js';
 import type { Tool, ToolSpec } from './types.js';
 
 const NAME = /^[a-z][a-z0-9_]{1,63}$/;
@@ -23,6 +24,20 @@ export function outputJsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return js;
 }
 
+/**
+ * The tool's questions: its own `inputs`, with its `ask` form as one optional question under ASK_KEY in the first
+ * round (a client that cannot fill forms is not asked, and the handler runs without an answer, as before).
+ */
+function inputsOf(spec: ToolSpec): Tool['inputs'] {
+  const { ask, inputs } = spec;
+  if (!ask) return inputs;
+  return (input, answers) => {
+    const own = inputs ? inputs(input, answers) : null;
+    const form = ASK_KEY in answers ? null : ask(input);
+    return form ? { [ASK_KEY]: { kind: 'form', form, optional: true }, ...own } : own;
+  };
+}
+
 export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
   if (!NAME.test(spec.name)) throw new Error(`tool name must be snake_case: ${spec.name}`);
   let inputJsonSchema: Record<string, unknown> | undefined;
@@ -41,7 +56,7 @@ export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
     secretInBody: spec.secretInBody ?? false,
     acceptsLogin: spec.acceptsLogin ?? false,
     confirm: spec.confirm as Tool['confirm'],
-    ask: spec.ask as Tool['ask'],
+    inputs: inputsOf(spec as ToolSpec),
     durable: spec.durable as Tool['durable'],
     mcpMeta: spec.mcpMeta,
     handler: spec.handler as Tool['handler'],

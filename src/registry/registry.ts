@@ -1,10 +1,10 @@
 // The one registry every adapter calls. `call` runs the pipeline of docs/architecture.md ("The call pipeline"):
-// resolve caller → authorize → validate → confirm → ask → charge → run → shape.
+// resolve caller → authorize → validate → confirm → ask (inputs) → charge → run → shape.
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { GatewayError, toGatewayError, validationError, type ValidationIssue } from '../errors.js';
 import { unknownFields } from './closed-objects.js';
-import { askBeforeActing } from './ask-step.js';
+import { ASK_KEY, askBeforeActing } from './ask-step.js';
 import { confirmBeforeActing } from './confirm-step.js';
 import type { AccountRef, Charge, ChargeStep, FormAnswer } from './call-types.js';
 import { bearerChallenge } from '../auth/oauth-resource.js';
@@ -152,12 +152,11 @@ export class Registry {
       const extra = unknownFields(input, tool.inputJsonSchema);
       if (!parsed.success || extra.length > 0) throw validationError([...extra, ...(parsed.success ? [] : zodIssuesToDetail(parsed.error, input))]);
       const args = parsed.data as Record<string, unknown>;
-      // Without a confirmer both steps return at once: not awaiting them saves two promise round trips a call.
-      let answer: FormAnswer | undefined;
-      if (confirm) {
-        await confirmBeforeActing(tool, args, confirm);
-        answer = await askBeforeActing(tool, args, confirm);
-      }
+      // Without a confirmer the confirm step returns at once: not awaiting it saves a promise round trip a call.
+      if (confirm) await confirmBeforeActing(tool, args, confirm);
+      // A tool with questions is asked even without a confirmer: a required question is then refused.
+      const answers = tool.inputs ? await askBeforeActing(tool, args, confirm) : undefined;
+      const answer = answers?.[ASK_KEY] as FormAnswer | undefined;
       const meta: CallMeta = { headers: {}, meta: {} };
       if (tool.auth === 'paid') charge = await this.charger.begin(tool, caller, meta);
       // Every field named, never `...base`: on Node 20 a spread followed by more fields builds the object the slow
@@ -175,6 +174,7 @@ export class Registry {
         upload,
         progress,
         answer,
+        answers,
         followsWork,
         session,
         holdCharge: () => {

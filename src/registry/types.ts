@@ -14,10 +14,33 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import type { Content } from '../blobs/content.js';
 import type { Commerce } from '../commerce/index.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
-import type { AgentRef, CallMeta, Caller, Charge, Confirmation, Confirmer, Credentials, FormAnswer, FormQuestion, Price, Transport } from './call-types.js';
+import type { AgentRef, CallMeta, Caller, Charge, Confirmation, Confirmer, Credentials, FormAnswer, FormQuestion, InputAnswers, InputRound, Price, Transport } from './call-types.js';
 
 // The call's own vocabulary lives in call-types.ts, which billing builds on; it stays importable from here.
-export type { AgentRef, CallMeta, Caller, Choice, Confirmation, ConfirmationAnswer, Confirmer, Credentials, FormAnswer, FormField, FormQuestion, FormValue, Price, Transport } from './call-types.js';
+export type {
+  AgentRef,
+  CallMeta,
+  Caller,
+  Choice,
+  Confirmation,
+  ConfirmationAnswer,
+  Confirmer,
+  Credentials,
+  FormAnswer,
+  FormField,
+  FormQuestion,
+  FormValue,
+  InputAnswer,
+  InputAnswers,
+  InputKind,
+  InputQuestion,
+  InputRound,
+  Price,
+  RootsAnswer,
+  SampleAnswer,
+  SampleQuestion,
+  Transport,
+} from './call-types.js';
 
 /** `account`: a commercial account's revenue key is required (the group at {api_url}, issue 23). */
 export type AuthRule = 'public' | 'optional_owner' | 'owner' | 'paid' | 'account';
@@ -94,6 +117,11 @@ export interface ToolContext {
    */
   answer?: FormAnswer;
   /**
+   * The checked answers to the tool's `inputs` questions, by key: those the client could answer (an optional
+   * question the client cannot answer is missing). Undefined when the tool asks none.
+   */
+  answers?: InputAnswers;
+  /**
    * True when the adapter turns this call's durable work into something the client follows (an MCP task), so a
    * durable tool may answer with the work's handle at once; otherwise it should answer when the work has ended.
    */
@@ -138,13 +166,19 @@ export interface CallOptions {
   session?: McpSession;
 }
 
-/** Where durable work a tool started stands, in words every adapter can map to its own. */
-export type WorkState = 'running' | 'succeeded' | 'failed' | 'canceled';
+/**
+ * Where durable work a tool started stands, in words every adapter can map to its own. `failed`: the work ended
+ * with an error that is its answer (a tool error); `errored`: it broke (an internal failure, no answer at all);
+ * `input_required`: it waits for the client's answers to its `questions`.
+ */
+export type WorkState = 'running' | 'input_required' | 'succeeded' | 'failed' | 'errored' | 'canceled';
 
 export interface WorkStatus {
   state: WorkState;
-  /** One line for people ("Job job_x is queued."). */
+  /** One line for people ("Job job_x is queued."); for `errored`, what broke, without internals. */
   message: string;
+  /** What work in `input_required` waits for, keyed as the answers must come back (DurableWork.answer takes them). */
+  questions?: InputRound;
   createdAt: number;
   updatedAt: number;
   /** When the work is due to start, if it waits (a timer): a poller need not ask before then. */
@@ -161,6 +195,16 @@ export interface DurableWork<R = unknown> {
   field: string;
   /** Tool that cancels the work (same input), as the caller; without one the work cannot be canceled. */
   cancel?: string;
+  /**
+   * Tool that hands the client's answers to work waiting for them (input `{[field]: id, answers}`, the answers
+   * checked against the questions, only those still outstanding), as the caller; without one the work never asks.
+   */
+  answer?: string;
+  /**
+   * The work can only be followed by the adapter (its reader is not offered to clients), so a call from a client
+   * that cannot follow it (MCP: no Tasks extension) is refused rather than answered with a handle it cannot use.
+   */
+  followedOnly?: boolean;
   /** The id of the work this call started, from its result; undefined when it started none. */
   idOf(result: R): string | undefined;
   /** Where the work stands, from the `read` tool's answer. */
@@ -219,6 +263,13 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
    * answer in `ctx.answer`. Asked after any confirmation and before any charge or side effect.
    */
   ask?: (input: z.output<S>) => FormQuestion | null;
+  /**
+   * What the tool needs from the client before it acts, in rounds: called with the answers so far (`{}` at first),
+   * it returns the next round of questions, or null once it has what it needs; the handler reads them in
+   * `ctx.answers`. Asked after any confirmation and before any charge or side effect, like `ask` (which is one
+   * optional form under the key `ask`). A later round may depend on earlier answers; each round is asked whole.
+   */
+  inputs?: (input: z.output<S>, answers: InputAnswers) => InputRound | null;
   /** The call starts durable work and answers with its handle at once; adapters may follow it (see DurableWork). */
   durable?: DurableWork<R>;
   /**
@@ -239,7 +290,8 @@ export interface Tool extends Required<Pick<ToolSpec, 'name' | 'toolset' | 'desc
   secretInBody: boolean;
   acceptsLogin: boolean;
   confirm?: (input: unknown) => Confirmation | null;
-  ask?: (input: unknown) => FormQuestion | null;
+  /** The tool's questions for the client (ToolSpec.inputs, with ToolSpec.ask folded in). */
+  inputs?: (input: unknown, answers: InputAnswers) => InputRound | null;
   durable?: DurableWork;
   mcpMeta?: Record<string, unknown>;
   handler: (input: unknown, ctx: ToolContext) => Promise<unknown> | unknown;

@@ -1,7 +1,8 @@
 // The gateway the official MCP conformance suite (@modelcontextprotocol/conformance) runs against: the real
 // product, built in-process as src/main.ts and test/helpers/gateway.ts build it, plus the fixtures the suite's
-// 2025 server scenarios call by name (test_simple_text, test://static-text, test_simple_prompt, …). The
-// fixtures are registered here, through the same defineTool, ResourceDef and PromptDef the product uses, and
+// server scenarios call by name (test_simple_text, test://static-text, test_simple_prompt, …; the 2026-07-28
+// multi round-trip and stateless ones in conformance-rounds.ts, the Tasks extension's in conformance-tasks.ts).
+// The fixtures are registered here, through the same defineTool, ResourceDef and PromptDef the product uses, and
 // handed to the gateway with the `additions` option of Gateway.create: the product never ships them.
 //
 import { createHash } from 'node:crypto';
@@ -13,6 +14,8 @@ import { defineTool } from '../../src/registry/define-tool.js';
 import type { PromptDef } from '../../src/registry/prompt-defs.js';
 import type { ResourceDef, ResourceTemplateDef } from '../../src/registry/resource-defs.js';
 import type { FormAnswer, Tool } from '../../src/registry/types.js';
+import { roundPrompts, roundTools } from './conformance-rounds.js';
+import { taskTools } from './conformance-tasks.js';
 import { startGateway, type TestGateway } from './gateway.js';
 
 const toolset = 'conformance';
@@ -26,20 +29,39 @@ const WAV = Buffer.from('UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQI
 const png = (name: string) => ({ kind: 'file' as const, bytes: PNG, contentType: 'image/png', filename: name, sha256: createHash('sha256').update(PNG).digest('hex') });
 const noInput = z.object({});
 
-/** The suite's SEP-1613 schema, exactly as its reference server lists it: `$schema`, `$defs`, a `$ref`, closed. */
+/**
+ * The suite's SEP-1613 / SEP-2106 schema, exactly as its reference server lists it: `$schema`, `$defs` with an
+ * `$anchor`, a `$ref`, composition (`allOf`/`anyOf`) and conditional (`if`/`then`/`else`) keywords, closed.
+ */
 export const JSON_SCHEMA_2020_12_INPUT = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
-  $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-  properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+  $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+  properties: {
+    name: { type: 'string' },
+    address: { $ref: '#/$defs/address' },
+    contactMethod: { type: 'string', enum: ['phone', 'email'] },
+    phone: { type: 'string' },
+    email: { type: 'string' },
+  },
+  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  then: { required: ['phone'] },
+  else: { required: ['email'] },
   additionalProperties: false,
 };
 
 const jsonSchemaTool = defineTool({
   name: 'json_schema_2020_12_tool',
   toolset,
-  description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613).',
-  input: z.object({ name: z.string().optional(), address: z.object({ street: z.string().optional(), city: z.string().optional() }).optional() }),
+  description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613, SEP-2106).',
+  input: z.object({
+    name: z.string().optional(),
+    address: z.object({ street: z.string().optional(), city: z.string().optional() }).optional(),
+    contactMethod: z.enum(['phone', 'email']).optional(),
+    phone: z.string().optional(),
+    email: z.string().optional(),
+  }),
   auth: 'public',
   handler: (input) => ({ called_with: input }),
 });
@@ -259,10 +281,10 @@ export const conformancePrompts: PromptDef[] = [
 ];
 
 export const conformanceAdditions: CatalogAdditions = {
-  tools: conformanceTools,
+  tools: [...conformanceTools, ...roundTools, ...taskTools],
   resources: conformanceResources,
   resourceTemplates: conformanceResourceTemplates,
-  prompts: conformancePrompts,
+  prompts: [...conformancePrompts, ...roundPrompts],
 };
 
 /**

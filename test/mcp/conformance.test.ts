@@ -1,8 +1,10 @@
-// The official MCP conformance suite (@modelcontextprotocol/conformance, its 2025 server scenarios) and the MCP
-// Inspector CLI against the real server. The suite calls fixtures by name (test_simple_text, test://static-text,
+// The official MCP conformance suite (@modelcontextprotocol/conformance 0.1, its 2025 server scenarios; the 0.2
+// line with the 2026-07-28 ones runs in conformance-2026.test.ts on Node 22+) and the MCP Inspector CLI against the
+// real server. The suite calls fixtures by name (test_simple_text, test://static-text,
 // test_simple_prompt, …): test/helpers/conformance-gateway.ts registers them, never the product.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTools } from '../../tools/index.js';
@@ -10,9 +12,11 @@ import { prompts } from '../../prompts/index.js';
 import { resources, resourceTemplates } from '../../resources/index.js';
 import { conformanceAdditions, startConformanceGateway } from '../helpers/conformance-gateway.js';
 import { tempDir, type TestGateway } from '../helpers/gateway.js';
-import { bin, MAIN } from '../helpers/paths.js';
+import { bin, MAIN, ROOT } from '../helpers/paths.js';
 
 const run = promisify(execFile);
+/** Its CLI by path: the 0.2 line (conformance-2026.test.ts) installs a bin of the same name. */
+const CONFORMANCE = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 let gw: TestGateway;
 beforeAll(async () => {
   gw = await startConformanceGateway();
@@ -28,6 +32,7 @@ const PASSING = [
   'tools-call-simple-text',
   'tools-call-error',
   'tools-call-elicitation',
+  'tools-call-sampling',
   'elicitation-sep1034-defaults',
   'elicitation-sep1330-enums',
   'tools-call-with-progress',
@@ -53,13 +58,12 @@ const PASSING = [
 ];
 
 /**
- * Not run: they exercise what the 2026-07-28 revision deprecates (docs/decisions/mcp-eras.md, "The conformance
- * suite"), which the gateway does not add.
+ * Not run: they exercise Logging, which the 2026-07-28 revision deprecates (docs/decisions/mcp-eras.md, "The
+ * conformance suite") and the gateway does not add.
  */
 const DEPRECATED: Record<string, string> = {
   'logging-set-level': 'logging/setLevel (Logging is deprecated)',
   'tools-call-with-logging': 'sets the level with logging/setLevel and expects notifications/message from a tool (Logging is deprecated)',
-  'tools-call-sampling': 'a tool that calls sampling/createMessage on the client (Sampling is deprecated)',
 };
 
 /** Not run yet: the product lacks what they exercise. Each becomes a PASSING entry when it lands. */
@@ -67,7 +71,7 @@ const WAITING: Record<string, string> = {};
 
 describe('MCP conformance suite (@modelcontextprotocol/conformance)', () => {
   it('every server scenario of the installed suite is run, excluded as deprecated or waiting on the product', async () => {
-    const { stdout } = await run(bin('conformance'), ['list'], { timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [CONFORMANCE, 'list'], { timeout: 60_000 });
     const server = stdout.slice(stdout.indexOf('Server scenarios'), stdout.indexOf('Client scenarios'));
     const listed = [...server.matchAll(/^\s+- (\S+)$/gm)].map((m) => m[1]);
     expect(listed.length).toBeGreaterThan(0);
@@ -84,7 +88,7 @@ describe('MCP conformance suite (@modelcontextprotocol/conformance)', () => {
   });
 
   it.each(PASSING)('%s passes', async (scenario) => {
-    const { stdout } = await run(bin('conformance'), ['server', '--url', `${gw.url}/mcp`, '--scenario', scenario], {
+    const { stdout } = await run(process.execPath, [CONFORMANCE, 'server', '--url', `${gw.url}/mcp`, '--scenario', scenario], {
       timeout: 60_000,
     });
     const m = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(stdout);
