@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   GATEWAY_RETAIN_JOBS_DAYS: retentionDays.default(30),
   GATEWAY_RETAIN_DELIVERIES_DAYS: retentionDays.default(30),
   GATEWAY_RETAIN_NOTIFICATIONS_DAYS: retentionDays.default(90),
+  GATEWAY_A2A_INTERRUPTED_HOURS: z.coerce.number().int().min(1).max(168).default(1),
+  GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE: positiveInt.max(100_000).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GATEWAY_EGRESS_ALLOW: list.transform((entries, ctx) => {
     try {
@@ -123,6 +125,11 @@ export interface Config {
   database: { url?: string; poolSize: number; preparedStatements: number };
   /** Days finished per-request records are kept before the retention worker deletes them (0: for ever). */
   retention: RetentionDays;
+  /**
+   * A2A task limits (docs/decisions/a2a-abandoned-tasks.md): how long a task may stay in input-required or
+   * auth-required before it ends as failed, and the sends per minute one client address may make without credentials.
+   */
+  a2a: { interruptedMs: number; anonymousSendsPerMinute: number };
   logLevel: string;
   egressAllow: string[];
   mcpToolsets: string[];
@@ -277,6 +284,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhook_deliveries: e.GATEWAY_RETAIN_DELIVERIES_DAYS,
       notifications: e.GATEWAY_RETAIN_NOTIFICATIONS_DAYS,
     },
+    a2a: { interruptedMs: e.GATEWAY_A2A_INTERRUPTED_HOURS * 3600_000, anonymousSendsPerMinute: e.GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE },
     logLevel: e.LOG_LEVEL,
     egressAllow: e.GATEWAY_EGRESS_ALLOW,
     mcpToolsets: e.GATEWAY_MCP_TOOLSETS,

@@ -19,12 +19,25 @@ const KEEP_MS = 24 * 3600_000;
 /** …by a take at most this often per instance (a take drops its own key's old hits each time). */
 const PRUNE_EVERY_MS = 60_000;
 
-/** `maxKeys` bounds the keys SQLite's in-process window tracks (GATEWAY_RATE_WINDOW_KEYS); PostgreSQL keeps rows. */
-export function sharedRateWindow(db: Db, name: string, limit: number, windowMs: number, clock: Clock, maxKeys?: number): SharedRateWindow {
-  if (db.dialect === 'sqlite') {
-    const local = new RateWindow(limit, windowMs, clock, maxKeys);
-    return { take: (key) => Promise.resolve(local.take(key)) };
-  }
+/** The in-process window SQLite counts with: `take` as SharedRateWindow's, answered at once. */
+export interface LocalRateWindow {
+  take(key: string): number;
+}
+
+/**
+ * `maxKeys` bounds the keys SQLite's in-process window tracks (GATEWAY_RATE_WINDOW_KEYS); PostgreSQL keeps rows.
+ * `local` replaces SQLite's RateWindow (the chat tier's log, whose cost stays flat however high its limit).
+ */
+export function sharedRateWindow(
+  db: Db,
+  name: string,
+  limit: number,
+  windowMs: number,
+  clock: Clock,
+  maxKeys?: number,
+  local: LocalRateWindow = new RateWindow(limit, windowMs, clock, maxKeys),
+): SharedRateWindow {
+  if (db.dialect === 'sqlite') return { take: (key) => Promise.resolve(local.take(key)) };
   let prunedAt = 0;
   return {
     async take(key) {

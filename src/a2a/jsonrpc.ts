@@ -11,6 +11,11 @@ export const RPC = {
   INTERNAL_ERROR: -32603,
   /** Not an A2A code (A2A leaves authentication to "a JSON-RPC custom error"): the server-error code outside A2A's -32001…-32099. */
   AUTHENTICATION: -32000,
+  /**
+   * The same implementation-defined code for a refusal by rate limit (issue 42): `data` tells them apart, as the
+   * gateway's REST errors do, with `{code: "rate_limited", status: 429, retryAfter}` (seconds).
+   */
+  RATE_LIMITED: -32000,
   TASK_NOT_FOUND: -32001,
   TASK_NOT_CANCELABLE: -32002,
   PUSH_NOTIFICATION_NOT_SUPPORTED: -32003,

@@ -10,8 +10,8 @@ import { MessageSendParams, parseParams, TaskIdParams, TaskQueryParams, type Mes
 import { jsonRpcFraming, SseStream, type SseFraming } from './sse.js';
 import { withHistory } from './task-record.js';
 import type { TaskService } from './task-service.js';
-import { isTerminal, type StreamEvent, type Task } from './types.js';
-import { fromV1Send, v1Card, v1Event, v1Task } from './v1.js';
+import { isTerminal, type Message, type SseEvent, type StreamEvent, type Task } from './types.js';
+import { fromV1Send, v1Card, v1Event, v1Message, v1Task } from './v1.js';
 import { listTasks } from './list-tasks.js';
 
 export const STREAMED = Symbol('streamed');
@@ -64,7 +64,7 @@ export function methodTables(d: MethodDeps): MethodTables {
     return caller.agent ? buildCard(d.registry, d.card(), caller.agent) : publicCard(caller.credentials);
   };
 
-  const open = (c: Call, shape: (e: StreamEvent) => unknown, onClose: () => void): SseStream => {
+  const open = (c: Call, shape: (e: SseEvent) => unknown, onClose: () => void): SseStream => {
     // Refused rather than closing another client's stream: the caller can send without streaming and poll the task.
     if (d.streams.size >= d.maxStreams) {
       throw new RpcError(RPC.UNSUPPORTED_OPERATION, `This gateway has ${d.maxStreams} event streams open, its limit: send without streaming (and poll tasks/get), or retry later.`, {
@@ -81,15 +81,17 @@ export function methodTables(d: MethodDeps): MethodTables {
   };
 
   /** message/stream: the task, then its status and artifact updates until a final one. */
-  const stream = async (c: Call, p: () => MessageSend, shape: (e: StreamEvent) => unknown) => {
+  const stream = async (c: Call, p: () => MessageSend, shape: (e: SseEvent) => unknown) => {
     let stop = () => {};
     const s = open(c, shape, () => stop());
     try {
       const t = await d.service.send(p(), c.caller, 'stream', (taskId) => {
         stop = d.service.hub.subscribe(taskId, (e) => s.event(e));
       });
+      // An answer that made no task is the stream's one event.
+      if (t.kind === 'message') s.event(t);
       // A task that ended otherwise (canceled meanwhile) published no final event here: close with its state.
-      if (s.open && isTerminal(t.status.state)) s.event({ kind: 'status-update', taskId: t.id, contextId: t.contextId, status: t.status, final: true });
+      else if (s.open && isTerminal(t.status.state)) s.event({ kind: 'status-update', taskId: t.id, contextId: t.contextId, status: t.status, final: true });
     } catch (err) {
       s.error(err);
     }
@@ -98,7 +100,7 @@ export function methodTables(d: MethodDeps): MethodTables {
   };
 
   /** tasks/resubscribe: the task now, then what happens to it. A terminal task ends the stream at once. */
-  const resubscribe = async (c: Call, shape: (e: StreamEvent) => unknown, terminalIsError: boolean) => {
+  const resubscribe = async (c: Call, shape: (e: SseEvent) => unknown, terminalIsError: boolean) => {
     const pending: StreamEvent[] = [];
     let live = false;
     let stop = () => {};
@@ -130,11 +132,13 @@ export function methodTables(d: MethodDeps): MethodTables {
     return STREAMED;
   };
 
-  const sendMessage = async (c: Call, p: MessageSend) => {
+  /** A task (its history trimmed as asked), or the Message that answered without making one. */
+  const sendMessage = async (c: Call, p: MessageSend): Promise<Task | Message> => {
     const mode = p.configuration?.blocking === false ? 'background' : 'blocking';
-    return withHistory(await d.service.send(p, c.caller, mode), p.configuration?.historyLength);
+    const answer = await d.service.send(p, c.caller, mode);
+    return answer.kind === 'message' ? answer : withHistory(answer, p.configuration?.historyLength);
   };
-  const same = (e: StreamEvent) => e;
+  const same = (e: SseEvent) => e;
 
   const v03: Record<string, Handler> = {
     'message/send': (c) => sendMessage(c, parseParams(MessageSendParams, c.params)),
@@ -154,7 +158,10 @@ export function methodTables(d: MethodDeps): MethodTables {
   };
 
   const v1: Record<string, Handler> = {
-    SendMessage: async (c) => ({ task: v1Task((await sendMessage(c, parseParams(MessageSendParams, fromV1Send(c.params)))) as Task) }),
+    SendMessage: async (c) => {
+      const answer = await sendMessage(c, parseParams(MessageSendParams, fromV1Send(c.params)));
+      return answer.kind === 'message' ? { message: v1Message(answer) } : { task: v1Task(answer) };
+    },
     SendStreamingMessage: (c) => stream(c, () => parseParams(MessageSendParams, fromV1Send(c.params)), v1Event),
     GetTask: async (c) => {
       const q = parseParams(TaskQueryParams, c.params);

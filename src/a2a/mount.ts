@@ -39,7 +39,14 @@ export interface A2a {
 const answer = (res: ServerResponse, body: unknown) => sendJson(res, 200, body);
 
 export function mountA2a(router: Router, d: A2aDeps): A2a {
-  const service = new TaskService({ registry: d.registry, db: d.db, clock: d.clock, log: d.log });
+  const service = new TaskService({
+    registry: d.registry,
+    db: d.db,
+    clock: d.clock,
+    log: d.log,
+    anonymousSendsPerMinute: d.config.a2a.anonymousSendsPerMinute,
+    rateWindowKeys: d.config.caches.rateWindowKeys,
+  });
   const follower = new DurableFollower(service, d.registry, d.db, d.log);
   follower.attach(d.registry.services.bus);
   follower.reconcile().catch((err: unknown) => d.log.warn({ err }, 'a2a: reconcile at start-up failed'));

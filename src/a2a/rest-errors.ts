@@ -5,6 +5,7 @@ import { RPC, RpcError } from './jsonrpc.js';
 
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
 const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
+const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 const DOMAIN = 'a2a-protocol.org';
 
 /** The A2A errors: JSON-RPC code → [HTTP status, google.rpc code name, ErrorInfo reason]. */
@@ -28,6 +29,8 @@ const OTHER: Record<number, [number, string]> = {
 export interface RestError {
   status: number;
   body: { error: { code: number; status: string; message: string; details: Record<string, unknown>[] } };
+  /** Seconds a rate-limited client should wait: the response's Retry-After. */
+  retryAfter?: number;
 }
 
 const metadataOf = (data: Record<string, unknown> | undefined): Record<string, string> | undefined => {
@@ -40,11 +43,21 @@ export function restError(err: unknown): RestError {
   const details: Record<string, unknown>[] = [];
   let status: number;
   let name: string;
+  let retryAfter: number | undefined;
   const a2a = A2A_ERRORS[e.code];
   if (a2a) {
     [status, name] = a2a;
     const metadata = metadataOf(e.data);
     details.push({ '@type': ERROR_INFO, reason: a2a[2], domain: DOMAIN, ...(metadata ? { metadata } : {}) });
+  } else if (e.code === RPC.RATE_LIMITED && e.data?.code === 'rate_limited') {
+    // 429 as over REST, with Retry-After and the same wait as a google.rpc.RetryInfo.
+    [status, name] = [429, 'RESOURCE_EXHAUSTED'];
+    const wait = Number(e.data.retryAfter);
+    details.push({ '@type': ERROR_INFO, reason: 'RATE_LIMITED', domain: 'agent-gateway', metadata: metadataOf(e.data) });
+    if (wait > 0) {
+      retryAfter = wait;
+      details.push({ '@type': RETRY_INFO, retryDelay: `${wait}s` });
+    }
   } else if (e.code === RPC.AUTHENTICATION) {
     // An unknown secret or key is 403 as over REST; a missing one 401.
     status = e.data?.status === 401 ? 401 : 403;
@@ -54,5 +67,5 @@ export function restError(err: unknown): RestError {
   }
   const issues = e.data?.issues as { path: string[]; message: string }[] | undefined;
   if (issues?.length) details.push({ '@type': BAD_REQUEST, fieldViolations: issues.map((i) => ({ field: i.path.join('.'), description: i.message })) });
-  return { status, body: { error: { code: status, status: name, message: e.message, details } } };
+  return { status, body: { error: { code: status, status: name, message: e.message, details } }, ...(retryAfter ? { retryAfter } : {}) };
 }

@@ -27,8 +27,9 @@ interface RestDeps {
 }
 
 function sendRestError(res: ServerResponse, err: unknown): void {
-  const { status, body } = restError(err);
-  sendJsonText(res, status, JSON.stringify(body), status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined, A2A_JSON);
+  const { status, body, retryAfter } = restError(err);
+  const headers: Record<string, string> | undefined = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : retryAfter ? { 'Retry-After': String(retryAfter) } : undefined;
+  sendJsonText(res, status, JSON.stringify(body), headers, A2A_JSON);
 }
 
 const FRAMING: SseFraming = {

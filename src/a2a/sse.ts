@@ -1,10 +1,10 @@
 // One A2A event stream. How each event is framed is the binding's: over JSON-RPC every `data:` line is a full
 // JSON-RPC response carrying the request's id; over HTTP+JSON it is the StreamResponse itself, and an error is an
 // `event: error` (or, before the first event, a plain HTTP error response). The stream ends after a status-update
-// with final: true, after an error, or when the client goes away.
+// with final: true or after a Message (an answer that made no task), after an error, or when the client goes away.
 import type { ServerResponse } from 'node:http';
 import { rpcError, rpcResult, type RpcId } from './jsonrpc.js';
-import type { StreamEvent } from './types.js';
+import type { SseEvent } from './types.js';
 
 /** A comment line now and then keeps proxies from cutting a stream that waits for a long job. */
 const KEEP_ALIVE_MS = 15_000;
@@ -30,7 +30,7 @@ export class SseStream {
   constructor(
     private readonly res: ServerResponse,
     private readonly framing: SseFraming,
-    private readonly shape: (e: StreamEvent) => unknown,
+    private readonly shape: (e: SseEvent) => unknown,
     onClose: () => void,
   ) {
     this.timer = setInterval(() => this.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
@@ -46,10 +46,11 @@ export class SseStream {
     return !this.closed;
   }
 
-  event(e: StreamEvent): void {
+  event(e: SseEvent): void {
     if (this.closed) return;
     this.write(this.framing.event(this.shape(e)));
-    if (e.kind === 'status-update' && e.final) this.end();
+    // A Message is the whole answer (A2A: the stream holds that one message).
+    if ((e.kind === 'status-update' && e.final) || e.kind === 'message') this.end();
   }
 
   error(err: unknown): void {

@@ -1,26 +1,35 @@
 // The life of an A2A task: minted per message (or continued by taskId), persisted in the database, its
 // events published to listeners. A task sent with an agent's secret is that agent's; an anonymous task is
 // reachable by its unguessable id. contextId ties the tasks of one conversation together (earlier questions
-// inform the router); work waiting on a job or handoff is finished by durable.ts.
+// inform the router); work waiting on a job or handoff is finished by durable.ts. A caller without credentials
+// sends a limited number of messages a minute from one address, and a new message of theirs that can only be
+// answered "pay or sign in first" gets that answer as a Message, with no task stored (issue 42,
+// docs/decisions/a2a-abandoned-tasks.md).
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Registry } from '../registry/registry.js';
 import type { Caller } from '../registry/types.js';
 import * as store from '../store/a2a-tasks.js';
 import type { Db } from '../store/db.js';
+import { sharedRateWindow, type SharedRateWindow } from '../shared-rate-window.js';
 import { TaskHub, type PolledTask } from './hub.js';
 import { uuidv7 } from './ids.js';
 import { RPC, RpcError } from './jsonrpc.js';
 import type { MessageSend } from './params.js';
 import { perform, textOf, toolCallsOf, type Outcome, type Waiting } from './perform.js';
 import { agentMessage, keepServedJson, redactMessage, rowToTask, statusOf, taskToWrite, withHistory } from './task-record.js';
-import { isTerminal, type Message, type Task, type TaskState } from './types.js';
+import { isTerminal, type Message, type Part, type Task, type TaskState } from './types.js';
 
 export interface TaskServiceDeps {
   registry: Registry;
   db: Db;
   clock: Clock;
   log: Logger;
+  /** Messages one client address may send a minute without credentials (GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE). */
+  anonymousSendsPerMinute: number;
+  /** Client addresses the in-process window tracks on SQLite (GATEWAY_RATE_WINDOW_KEYS). */
+  rateWindowKeys?: number;
 }
 
 /** How message/send answers: after the work (blocking), at once (background), or as a stream. */
@@ -37,9 +46,18 @@ export const TASK_POLL_MS = 500;
 /** The NOTIFY channel of a2a_tasks writes (pg-migrations/027_change_signals.sql). */
 const A2A_TASKS_CHANNEL = 'gw_a2a_tasks';
 
+/** The window of the anonymous limit. */
+const MINUTE_MS = 60_000;
+
+/** An answer that made no task: the agent's reply alone, in the conversation the client named or a new one. */
+const replyMessage = (contextId: string, parts: Part[]): Message => ({ kind: 'message', messageId: randomUUID(), role: 'agent', parts, contextId });
+
 export class TaskService {
   readonly hub: TaskHub;
+  /** Sends without credentials, per client address: the same exact window as the gateway's other limits (one database). */
+  private readonly anonymous: SharedRateWindow;
   constructor(private readonly d: TaskServiceDeps) {
+    this.anonymous = sharedRateWindow(d.db, 'a2a-anonymous', d.anonymousSendsPerMinute, MINUTE_MS, d.clock, d.rateWindowKeys);
     this.hub = new TaskHub({
       intervalMs: TASK_POLL_MS,
       read: (ids) => store.polledTasks<PolledTask>(d.db, ids),
@@ -129,28 +147,60 @@ export class TaskService {
     return { ...task, history: [...task.history, reply], artifacts: [...task.artifacts, ...o.artifacts], status: statusOf(o.state, reply, this.now()) };
   }
 
+  /** Whether the caller sent a credential the gateway knows: an agent's secret, or a live API key (a cached lookup). */
+  private async authenticated(caller: Caller): Promise<boolean> {
+    if (caller.agent) return true;
+    const key = caller.credentials.apiKey;
+    return !!key && (await this.d.registry.services.keys.resolve(key)) !== null;
+  }
+
+  /** Counts a send without credentials against its client address's minute; refuses it (-32000, 429) past the limit. */
+  private async takeAnonymous(caller: Caller): Promise<void> {
+    const wait = await this.anonymous.take(this.d.registry.services.clientKey(caller.credentials.ip));
+    if (wait === 0) return;
+    const limit = this.d.anonymousSendsPerMinute;
+    throw new RpcError(
+      RPC.RATE_LIMITED,
+      `Too many messages without credentials from this address: ${limit} a minute. Retry in ${wait} s, or send X-API-Key (a free key: POST /keys/issue) or Authorization: Bearer <agent secret>, which this limit does not count.`,
+      { code: 'rate_limited', status: 429, retryAfter: wait, limit, windowSeconds: MINUTE_MS / 1000 },
+    );
+  }
+
   /**
    * message/send and message/stream. `listen` runs with the task id before any event is published, so a
-   * stream misses nothing. Returns the task as it stands when the mode says to answer.
+   * stream misses nothing. Returns the task as it stands when the mode says to answer, or a Message when a new
+   * message without credentials can only be told to pay or sign in first (nothing is stored for it).
    */
-  async send(p: MessageSend, caller: Caller, mode: SendMode, listen?: (taskId: string) => void, signal?: AbortSignal): Promise<Task> {
+  async send(p: MessageSend, caller: Caller, mode: SendMode, listen?: (taskId: string) => void, signal?: AbortSignal): Promise<Task | Message> {
     const calls = this.check(p);
+    const anonymous = !(await this.authenticated(caller));
+    if (anonymous) await this.takeAnonymous(caller);
     const { task, existing } = await this.openTask(p, caller);
+    // A new message without credentials is shown nothing before its work is done: its answer may be a Message
+    // rather than a task. A background send answers with the task at once, so it is stored first as always.
+    const later = anonymous && !existing && mode !== 'background';
     listen?.(task.id);
     // A conversation the client did not name is new: nothing earlier to read.
     const prev = p.message.contextId || existing ? await this.earlierQuestions(task.contextId, caller, task.history.slice(0, -1)) : [];
     const message = task.history[task.history.length - 1];
     let stored = existing;
-    if (mode !== 'blocking') {
-      // Streams and background sends show the task before the work: submitted, then working.
-      if (!(await this.save(task, caller, null, !existing))) return this.get(task.id, caller);
-      stored = true;
+    /** Streams and background sends show the task before the work: submitted, then working. */
+    const showStarted = () => {
       this.hub.publish(task.id, { ...task });
       task.status = statusOf('working', undefined, this.now());
       this.hub.publish(task.id, { kind: 'status-update', taskId: task.id, contextId: task.contextId, status: task.status, final: false });
+    };
+    if (mode !== 'blocking' && !later) {
+      if (!(await this.save(task, caller, null, !existing))) return this.get(task.id, caller);
+      stored = true;
+      showStarted();
     }
-    const finish = async (): Promise<Task> => {
+    const finish = async (): Promise<Task | Message> => {
       const o = await perform(this.d.registry, caller, p.message as Message, calls, prev, mode === 'background' ? undefined : signal);
+      // All there is to say is "pay or sign in first", to a caller who sent no credentials: a task would hold only
+      // the question until it expired. The answer is the reply alone; the client sends again with credentials.
+      if (later && o.state === 'auth-required' && !o.waiting) return replyMessage(task.contextId, o.parts);
+      if (later && mode === 'stream') showStarted();
       const done = this.withOutcome(task, o);
       const written = await this.save(done, caller, o.waiting, !stored);
       if (!written) return this.get(task.id, caller);

@@ -62,4 +62,7 @@ export interface ArtifactUpdate {
 
 export type StreamEvent = Task | StatusUpdate | ArtifactUpdate;
 
+/** What an event stream carries: a task's events, or one Message that is the whole answer (no task was made). */
+export type SseEvent = StreamEvent | Message;
+
 export const isTerminal = (s: TaskState): boolean => s === 'completed' || s === 'canceled' || s === 'failed' || s === 'rejected';

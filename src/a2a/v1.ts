@@ -3,7 +3,7 @@
 // {task} / {statusUpdate} / {artifactUpdate}). Converted at the edge; the store keeps v0.3 shapes.
 import type { AgentCard } from './card.js';
 import { RPC, RpcError } from './jsonrpc.js';
-import type { Artifact, Message, Part, StreamEvent, Task, TaskState } from './types.js';
+import type { Artifact, Message, Part, SseEvent, Task, TaskState } from './types.js';
 import { isPlainObject as isObject } from '../plain-object.js';
 
 type J = Record<string, unknown>;
@@ -37,8 +37,9 @@ export function v1Task(t: Task): J {
   return { id: t.id, contextId: t.contextId, status: v1Status(t.status), artifacts: t.artifacts.map(v1Artifact), history: t.history.map(v1Message) };
 }
 
-export function v1Event(e: StreamEvent): J {
+export function v1Event(e: SseEvent): J {
   if (e.kind === 'task') return { task: v1Task(e) };
+  if (e.kind === 'message') return { message: v1Message(e) };
   if (e.kind === 'status-update') return { statusUpdate: { taskId: e.taskId, contextId: e.contextId, status: v1Status(e.status) } };
   return { artifactUpdate: { taskId: e.taskId, contextId: e.contextId, artifact: v1Artifact(e.artifact), append: e.append, lastChunk: e.lastChunk } };
 }

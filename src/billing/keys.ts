@@ -1,12 +1,33 @@
 // API keys: issued with a fixed live prefix, shown once, stored as SHA-256, looked up through a short cache of at
 // most `maxCache` keys (GATEWAY_CREDENTIAL_CACHE_ENTRIES; 0: none).
 import { hashSecret, KEY_PREFIX, newId, newSecret } from '../auth/secrets.js';
-import type { Db } from '../store/db.js';
+import type { Db, TxOptions } from '../store/db.js';
 import * as store from '../store/keys.js';
+import type { KeyLimits } from '../store/keys.js';
 import type { Tier } from './tiers.js';
 
 export { KEY_PREFIX };
 const TTL_MS = 30_000;
+
+/**
+ * Every issue counts and inserts under this lock (a keyed transaction): the limits of an issue span two scopes (an
+ * email, a client address) that other issues share, and issues are few, so one key serialises them all
+ * (docs/decisions/limits.md).
+ */
+const ISSUE_LOCK: TxOptions = { lockKey: 'api-keys:issue' };
+
+export interface KeyOwner {
+  tier: Tier;
+  emailHash: string;
+  clientHash: string;
+  agentId: string | null;
+}
+
+export interface IssuedKey {
+  key: string;
+  id: string;
+  hint: string;
+}
 
 export interface ApiKey {
   id: string;
@@ -24,12 +45,25 @@ export class KeyService {
   ) {}
 
   /** Creates a key; the plaintext is returned to the caller once and never stored. */
-  async issue(o: { tier: Tier; emailHash: string; clientHash: string; agentId: string | null }): Promise<{ key: string; id: string; hint: string }> {
+  async issue(o: KeyOwner): Promise<IssuedKey> {
+    const { issued, row } = this.make(o);
+    // Under the issue lock too: a limited issue's counts must see every key inserted before it.
+    await this.db.transaction((tx) => store.insertKey(tx, row), ISSUE_LOCK);
+    return issued;
+  }
+
+  /** Creates a key unless one of `limits` is reached: then the limit that refused it, and nothing is stored. */
+  async issueWithin(o: KeyOwner, limits: KeyLimits): Promise<IssuedKey | { refused: 'email' | 'client' }> {
+    const { issued, row } = this.make(o);
+    const refused = await this.db.transaction((tx) => store.insertKeyWithin(tx, row, limits), ISSUE_LOCK);
+    return refused ? { refused } : issued;
+  }
+
+  /** A new key for `o`: what its caller is shown, and the row that stores it (hashed). */
+  private make(o: KeyOwner): { issued: IssuedKey; row: store.NewKey } {
     const key = newSecret(KEY_PREFIX);
-    const id = newId('key');
-    const hint = `${key.slice(0, KEY_PREFIX.length + 4)}…`;
-    await store.insertKey(this.db, { id, hash: hashSecret(key), hint, ...o, now: this.now() });
-    return { key, id, hint };
+    const issued = { key, id: newId('key'), hint: `${key.slice(0, KEY_PREFIX.length + 4)}…` };
+    return { issued, row: { id: issued.id, hash: hashSecret(key), hint: issued.hint, ...o, now: this.now() } };
   }
 
   /** The key behind a presented value, or null for an unknown, malformed or revoked one. */

@@ -2,7 +2,7 @@
 // SHA-256, looked up through a short cache like the gateway's API keys (GATEWAY_CREDENTIAL_CACHE_ENTRIES; 0: none).
 import { hashSecret, newId, newSecret, REVENUE_KEY_PREFIX } from '../auth/secrets.js';
 import type { AccountRef } from '../registry/call-types.js';
-import type { Db } from '../store/db.js';
+import type { Db, TxOptions } from '../store/db.js';
 import * as store from '../store/accounts.js';
 
 export { REVENUE_KEY_PREFIX };
@@ -10,6 +10,9 @@ export { REVENUE_KEY_PREFIX };
 export type { AccountRef };
 
 const TTL_MS = 30_000;
+/** Signups are few: one key serialises them all, across instances too (a keyed transaction). */
+const SIGNUP_LOCK: TxOptions = { lockKey: 'accounts:signup' };
+
 const hintOf = (key: string) => `${key.slice(0, REVENUE_KEY_PREFIX.length + 4)}…`;
 
 export class Accounts {
@@ -21,14 +24,25 @@ export class Accounts {
     private readonly maxCache = 10_000,
   ) {}
 
-  /** Opens an account; null when the email has one already. The key is returned once and never stored. */
-  async open(o: { email: string; name: string; clientHash: string }): Promise<{ key: string; hint: string; account: AccountRef; createdAt: number } | null> {
+  /**
+   * Opens an account unless the client address opened `perClient.limit` since `perClient.since` ('client') or the
+   * email has one already ('email'). The key is returned once and never stored.
+   */
+  async open(
+    o: { email: string; name: string; clientHash: string },
+    perClient: { limit: number; since: number },
+  ): Promise<{ key: string; hint: string; account: AccountRef; createdAt: number } | { refused: 'client' | 'email' }> {
     const key = newSecret(REVENUE_KEY_PREFIX);
     const account = { id: newId('acct'), email: o.email, name: o.name };
     const createdAt = this.now();
     const row: store.AccountRow = { ...account, key_hash: hashSecret(key), key_hint: hintOf(key), client_hash: o.clientHash, created_at: createdAt };
-    const opened = await this.db.transaction((tx) => store.insertAccount(tx, row));
-    return opened ? { key, hint: row.key_hint, account, createdAt } : null;
+    // Count then insert under one lock for every signup, so concurrent signups cannot all pass the count
+    // (docs/decisions/limits.md); the email's uniqueness is the index's.
+    const refused = await this.db.transaction(async (tx) => {
+      if ((await store.countSignups(tx, o.clientHash, perClient.since)) >= perClient.limit) return 'client' as const;
+      return (await store.insertAccount(tx, row)) ? null : ('email' as const);
+    }, SIGNUP_LOCK);
+    return refused ? { refused } : { key, hint: row.key_hint, account, createdAt };
   }
 
   /** A new key for the account of `email` (the operator's recovery of a lost key); null when there is none. */

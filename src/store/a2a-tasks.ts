@@ -1,6 +1,6 @@
 // SQL for A2A tasks (migration 011). Status, history and artifacts are JSON columns: a task is read and
 // written whole. Updates name the states they may leave, so a cancel and a finishing job cannot both win.
-import type { Queryable } from './db.js';
+import type { Db, Queryable } from './db.js';
 
 export const TERMINAL_STATES = ['completed', 'canceled', 'failed', 'rejected'] as const;
 
@@ -50,6 +50,65 @@ export async function updateOpenTask(q: Queryable, t: TaskWrite): Promise<boolea
     [t.state, t.status, t.history, t.artifacts, t.waiting_kind, t.waiting_ref, t.updated_at, t.id],
   );
   return r.changes > 0;
+}
+
+/**
+ * The interrupted states (the next move is the client's: credentials, payment or an answer), of a task that waits
+ * for no job or handoff: such a task expires (issue 42). One waiting for durable work ends with that work instead.
+ */
+const LEFT_WAITING = "state IN ('input-required', 'auth-required') AND waiting_ref IS NULL";
+
+export interface Expiry {
+  now: number;
+  /** How long (ms) a task may wait for the client; it ends at the time it started waiting plus this. */
+  afterMs: number;
+  /** The reply's sentence for a task that was in auth-required, and for one in input-required. */
+  authText: string;
+  inputText: string;
+  limit: number;
+}
+
+/**
+ * Ends at most `limit` tasks that have waited in input-required or auth-required for longer than `afterMs`: state
+ * failed, with an agent message saying why as the status message and the last message of the history. The task ends
+ * when its wait ran out (its `updated_at` plus `afterMs`), whenever the sweep sees it: that is its status timestamp
+ * and its new `updated_at`, from which retention counts, so a sweep after a long stop ends and prunes old tasks at
+ * once. One guarded UPDATE, built in SQL from each row's id, context and state (quoted as JSON by the database).
+ * On SQLite the one writer runs it whole, and the outer WHERE repeats the condition. On PostgreSQL the due rows are
+ * locked as they are chosen (FOR UPDATE SKIP LOCKED, which checks the condition again on a row changed meanwhile):
+ * instances sweeping at once take different rows, and a message that continued a task first wins. There the ids are
+ * an array made once (= ANY(ARRAY(…))), found by primary key: an IN over the LIMIT subquery may be planned as a
+ * nested loop that reruns it for every waiting row. Returns how many ended.
+ */
+export async function expireInterruptedTasks(db: Pick<Db, 'run' | 'dialect'>, e: Expiry): Promise<number> {
+  const pg = db.dialect === 'postgres';
+  const quote = (x: string) => (pg ? `to_json(${x})::text` : `json_quote(${x})`);
+  const text = (column: string) => (pg ? `${column}::text` : column);
+  const json = (x: string) => (pg ? `(${x})::json` : x);
+  // The end in ISO 8601 with milliseconds, as isoTime writes it (exact on both: integer milliseconds).
+  const endedAt = pg
+    ? `to_char(timestamp 'epoch' + (updated_at + ?2) * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    : `strftime('%Y-%m-%dT%H:%M:%fZ', (updated_at + ?2) / 1000.0, 'unixepoch')`;
+  const history = text('history');
+  // The agent's message, as JSON text: every value a client could have chosen (the context id) is quoted by the database.
+  const message =
+    `'{"kind":"message","messageId":' || ${quote("'expired-' || id")} || ',"role":"agent","parts":[{"kind":"text","text":' || ` +
+    `CASE state WHEN 'auth-required' THEN ?3 ELSE ?4 END || '},{"kind":"data","data":{"reason":"expired","state":' || ${quote('state')} || ` +
+    `',"waitedSeconds":' || ?5 || '}}],"taskId":' || ${quote('id')} || ',"contextId":' || ${quote('context_id')} || '}'`;
+  const r = await db.run(
+    `UPDATE a2a_tasks SET
+       state = 'failed',
+       status = ${json(`'{"state":"failed","message":' || ${message} || ',"timestamp":"' || ${endedAt} || '"}'`)},
+       history = ${json(`CASE WHEN ${history} = '[]' THEN '[' || ${message} || ']' ELSE substr(${history}, 1, length(${history}) - 1) || ',' || ${message} || ']' END`)},
+       updated_at = updated_at + ?2
+     WHERE ${
+       pg
+         ? `id = ANY(ARRAY(SELECT id FROM a2a_tasks WHERE ${LEFT_WAITING} AND updated_at < ?1 ORDER BY updated_at LIMIT ?6 FOR UPDATE SKIP LOCKED))`
+         : `id IN (SELECT id FROM a2a_tasks WHERE ${LEFT_WAITING} AND updated_at < ?1 ORDER BY updated_at LIMIT ?6) AND ${LEFT_WAITING} AND updated_at < ?1`
+     }`,
+    [e.now - e.afterMs, e.afterMs, JSON.stringify(e.authText), JSON.stringify(e.inputText), String(Math.round(e.afterMs / 1000)), e.limit],
+  );
+  return r.changes;
 }
 
 /** Open tasks waiting for one job or handoff. */

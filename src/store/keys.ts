@@ -9,27 +9,53 @@ export interface KeyRow {
   revoked_at: number | null;
 }
 
-export async function insertKey(
-  db: Db,
-  k: { id: string; hash: string; hint: string; emailHash: string; clientHash: string; tier: string; agentId: string | null; now: number },
-): Promise<void> {
-  await db.run(
+export interface NewKey {
+  id: string;
+  hash: string;
+  hint: string;
+  emailHash: string;
+  clientHash: string;
+  tier: string;
+  agentId: string | null;
+  now: number;
+}
+
+export async function insertKey(q: Queryable, k: NewKey): Promise<void> {
+  await q.run(
     'INSERT INTO api_keys (id, key_hash, hint, email_hash, client_hash, tier, agent_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     [k.id, k.hash, k.hint, k.emailHash, k.clientHash, k.tier, k.agentId, k.now],
   );
 }
 
+/** The limits an issue is checked against: free keys per email, and keys per client address since a time. */
+export interface KeyLimits {
+  freePerEmail?: number;
+  perClient?: { limit: number; since: number };
+}
+
+/**
+ * Inserts the key unless a limit is reached; returns the limit that refused it ('email' checked first), or null.
+ * Count then insert: run it in a transaction that holds the issue lock (KeyService), so no other issue counts or
+ * inserts between the two, on either store and across instances.
+ */
+export async function insertKeyWithin(tx: Queryable, k: NewKey, limits: KeyLimits): Promise<'email' | 'client' | null> {
+  if (limits.freePerEmail !== undefined && k.tier === 'free' && (await countKeys(tx, { emailHash: k.emailHash, tier: 'free' })) >= limits.freePerEmail) return 'email';
+  if (limits.perClient && (await countKeys(tx, { clientHash: k.clientHash, since: limits.perClient.since })) >= limits.perClient.limit) return 'client';
+  await insertKey(tx, k);
+  return null;
+}
+
 export const keyByHash = (db: Db, hash: string): Promise<KeyRow | undefined> =>
   db.get<KeyRow>('SELECT id, tier, hint, created_at, revoked_at FROM api_keys WHERE key_hash = ?', [hash]);
 
-export async function countKeys(db: Db, by: { emailHash?: string; clientHash?: string; tier?: string; since?: number }): Promise<number> {
+export async function countKeys(q: Queryable, by: { emailHash?: string; clientHash?: string; tier?: string; since?: number }): Promise<number> {
   const where: string[] = [];
   const params: (string | number)[] = [];
   if (by.emailHash) where.push('email_hash = ?'), params.push(by.emailHash);
   if (by.clientHash) where.push('client_hash = ?'), params.push(by.clientHash);
   if (by.tier) where.push('tier = ?'), params.push(by.tier);
   if (by.since !== undefined) where.push('created_at >= ?'), params.push(by.since);
-  const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM api_keys WHERE ${where.join(' AND ') || '1'}`, params);
+  const row = await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM api_keys WHERE ${where.join(' AND ') || '1'}`, params);
   return row?.n ?? 0;
 }
 

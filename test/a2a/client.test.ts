@@ -44,10 +44,15 @@ describe('@a2a-js/sdk 0.3.14 against the gateway', () => {
     expect(answer).toMatchObject({ kind: 'calculator', tool: 'base_convert', result: { value: '11111111' } });
   });
 
-  it('message/send without payment: the task asks for it (auth-required) and says how', async () => {
-    const t = (await client.sendMessage(text('convert 255 to base 2'))) as Task;
-    expect(t.status.state).toBe('auth-required');
-    expect(replyText(t)).toContain('X-API-Key');
+  it('message/send without payment or credentials: a Message says how to pay, and no task is made', async () => {
+    const m = (await client.sendMessage(text('convert 255 to base 2'))) as Message;
+    expect(m).toMatchObject({ kind: 'message', role: 'agent', contextId: expect.any(String) });
+    expect(m.taskId).toBeUndefined();
+    expect((m.parts[0] as { text: string }).text).toContain('X-API-Key');
+    // The same through message/stream: the stream is that one Message.
+    const events = [];
+    for await (const e of client.sendMessageStream(text('convert 255 to base 2'))) events.push(e);
+    expect(events.map((e) => e.kind)).toEqual(['message']);
   });
 
   it('a data part {tool, arguments} calls the tool with the same auth and payment rules as REST', async () => {
@@ -55,21 +60,30 @@ describe('@a2a-js/sdk 0.3.14 against the gateway', () => {
     expect(free.status.state).toBe('completed');
     expect((free.artifacts![0].parts[0] as { data: any }).data.uuids).toHaveLength(2);
 
-    const unpaid = (await client.sendMessage(data('checksum_validate', { value: 'DE89 3704 0044 0532 0130 00' }))) as Task;
-    expect(unpaid.status.state).toBe('auth-required');
-    const info = (unpaid.status.message!.parts.find((p) => p.kind === 'data') as { data: any }).data;
+    // Without credentials the answer is a Message carrying the 402 and its x402 challenge; no task is made.
+    const unpaid = (await client.sendMessage(data('checksum_validate', { value: 'DE89 3704 0044 0532 0130 00' }))) as Message;
+    expect(unpaid.kind).toBe('message');
+    const info = (unpaid.parts.find((p) => p.kind === 'data') as { data: any }).data;
     expect(info.error).toMatchObject({ code: 'payment_required', status: 402 });
     expect(info.payment).toMatchObject({ x402Version: 2 });
-
-    // The client sends the message again to the same task, now with a key: the task completes.
-    const paid = (await client.sendMessage(data('checksum_validate', { value: 'DE89 3704 0044 0532 0130 00' }, { taskId: unpaid.id }), keyed())) as Task;
-    expect(paid.id).toBe(unpaid.id);
+    // The client sends the message again with a key: a task, completed.
+    const paid = (await client.sendMessage(data('checksum_validate', { value: 'DE89 3704 0044 0532 0130 00' }), keyed())) as Task;
     expect(paid.status.state).toBe('completed');
     expect(paid.artifacts?.at(-1)).toMatchObject({ name: 'checksum_validate', parts: [{ kind: 'data', data: { valid: true } }] });
-    expect(paid.history).toHaveLength(4);
 
-    const owner = (await client.sendMessage(data('whoami', {}))) as Task;
-    expect(owner.status.state).toBe('auth-required');
+    // An agent's task in auth-required (no credits) is continued by taskId, now with a key as well: it completes.
+    const broke = await register(gw.url, 'a2a-broke');
+    const asBroke = { authorization: `Bearer ${broke.secret}` };
+    const waiting = (await client.sendMessage(data('checksum_validate', { value: 'DE89 3704 0044 0532 0130 00' }), { serviceParameters: asBroke })) as Task;
+    expect(waiting.status.state).toBe('auth-required');
+    const done = (await client.sendMessage(data('checksum_validate', { value: 'DE89 3704 0044 0532 0130 00' }, { taskId: waiting.id }), { serviceParameters: { ...asBroke, 'x-api-key': key } })) as Task;
+    expect(done.id).toBe(waiting.id);
+    expect(done.status.state).toBe('completed');
+    expect(done.history).toHaveLength(4);
+
+    const owner = (await client.sendMessage(data('whoami', {}))) as Message;
+    expect(owner.kind).toBe('message');
+    expect(JSON.stringify(owner.parts)).toContain('"status":401');
     const bad = (await client.sendMessage(data('base_convert', { value: '12', from_base: 99, to_base: 2 }), keyed())) as Task;
     expect(bad.status.state).toBe('failed');
     const missing = (await client.sendMessage(data('gen_image', {}))) as Task;

@@ -1,5 +1,6 @@
 // Paid tools over A2A follow the REST rules: an API key spends quota, an agent's secret spends its credits,
-// nothing pays nothing (auth-required with the x402 challenge); the charge is reported with the result.
+// nothing pays nothing (the x402 challenge: a Message to a caller without credentials, an auth-required task to an
+// agent); the charge is reported with the result.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { rpc, userData, userText } from './rpc.js';
@@ -19,9 +20,10 @@ describe('paying for calculators over A2A', () => {
     expect((await rpc(gw.url, 'message/send', userData('bitwise', { op: 'and', a: 12, b: 10 }), k)).body.result.status.state).toBe('completed');
     expect((await rpc(gw.url, 'message/send', userText('what can you do?'), k)).body.result.status.state).toBe('completed');
     expect((await api(gw.url, 'GET', '/keys/usage', { headers: k })).body.used).toBe(2);
+    // A key that is not valid is no credential: the answer is the refusal alone, as a Message (no task is stored).
     const bad = await rpc(gw.url, 'message/send', userData('bitwise', { op: 'and', a: 1, b: 1 }), { 'x-api-key': 'agk_live_not_a_key' });
-    expect(bad.body.result.status.state).toBe('auth-required');
-    expect(bad.body.result.status.message.parts[1].data.error.message).toContain('not valid');
+    expect(bad.body.result).toMatchObject({ kind: 'message', role: 'agent' });
+    expect(bad.body.result.parts[1].data.error.message).toContain('not valid');
   });
 
   it('an agent’s secret pays with its credits; without enough it is auth-required', async () => {

@@ -51,10 +51,14 @@ describe('A2A v1.0 over HTTP+JSON, official 1.x client', () => {
     const task = (await client.sendMessage(toolCall('uuid', { count: 2 }))) as any;
     expect(task.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(JSON.stringify(task.artifacts)).toContain('uuids');
-    // A paid calculator without payment: the task asks for it, as over JSON-RPC.
+    // A paid calculator without payment or credentials: a Message says how to pay, as over JSON-RPC (no task).
     const unpaid = (await client.sendMessage(text('convert 255 to base 2'))) as any;
-    expect(unpaid.status.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
-    expect(JSON.stringify(unpaid.status.message)).toContain('X-API-Key');
+    expect(unpaid.role).toBe(Role.ROLE_AGENT);
+    expect(unpaid.taskId).toBeFalsy();
+    expect(JSON.stringify(unpaid.parts)).toContain('X-API-Key');
+    // An agent without credits gets the task in auth-required.
+    const broke = (await client.sendMessage(text('convert 255 to base 2'), as(other.secret))) as any;
+    expect(broke.status.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
     const again = (await client.getTask({ id: task.id, historyLength: 1 } as never)) as any;
     expect(again.id).toBe(task.id);
     expect(again.history).toHaveLength(1);

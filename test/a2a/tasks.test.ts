@@ -10,7 +10,9 @@ describe('persisted tasks', () => {
     const dataDir = tempDir();
     const first = await startGateway({ dataDir });
     const t1 = (await rpc(first.url, 'message/send', userText('how do I store a secret in the vault?'))).body.result;
-    const unpaid = (await rpc(first.url, 'message/send', userData('base_convert', { value: '255', from_base: 10, to_base: 16 }))).body.result;
+    // An agent without credits: its task waits in auth-required (an anonymous caller would get a Message, no task).
+    const agent = { authorization: `Bearer ${(await register(first.url, 'restart-payer')).secret}` };
+    const unpaid = (await rpc(first.url, 'message/send', userData('base_convert', { value: '255', from_base: 10, to_base: 16 }), agent)).body.result;
     expect(unpaid.status.state).toBe('auth-required');
     await first.stop();
 
@@ -24,7 +26,7 @@ describe('persisted tasks', () => {
       expect(t2.status.message.parts[0].text).toMatch(/^Use vault_list/);
       // The task that asked for payment is continued with a key.
       const key = (await api(second.url, 'POST', '/keys/issue', { body: { email: 'restart@example.com' } })).body.key;
-      const paid = (await rpc(second.url, 'message/send', userData('base_convert', { value: '255', from_base: 10, to_base: 16 }, { taskId: unpaid.id }), { 'x-api-key': key })).body.result;
+      const paid = (await rpc(second.url, 'message/send', userData('base_convert', { value: '255', from_base: 10, to_base: 16 }, { taskId: unpaid.id }), { ...agent, 'x-api-key': key })).body.result;
       expect(paid).toMatchObject({ id: unpaid.id, status: { state: 'completed' } });
       expect(paid.artifacts.at(-1).parts[0].data.value).toBe('ff');
       expect(paid.history.map((m: { role: string }) => m.role)).toEqual(['user', 'agent', 'user', 'agent']);

@@ -33,11 +33,17 @@ describe('A2A v1.0 method names and shapes', () => {
     expect(task.artifacts[0].parts[0].kind).toBeUndefined();
   });
 
-  it('a data part calls a tool; without payment the task is TASK_STATE_AUTH_REQUIRED', async () => {
+  it('a data part calls a tool; without payment an anonymous caller gets {message} saying so, an agent a TASK_STATE_AUTH_REQUIRED task', async () => {
     const free = (await rpc(gw.url, 'SendMessage', v1Data('uuid', {}), V1)).body.result.task;
     expect(free.status.state).toBe('TASK_STATE_COMPLETED');
-    const unpaid = (await rpc(gw.url, 'SendMessage', v1Data('bitwise', { op: 'xor', a: 12, b: 10 }), V1)).body.result.task;
-    expect(unpaid.status.state).toBe('TASK_STATE_AUTH_REQUIRED');
+    const unpaid = (await rpc(gw.url, 'SendMessage', v1Data('bitwise', { op: 'xor', a: 12, b: 10 }), V1)).body.result;
+    expect(unpaid.task).toBeUndefined();
+    expect(unpaid.message).toMatchObject({ role: 'ROLE_AGENT', contextId: expect.any(String) });
+    expect(unpaid.message.taskId).toBeUndefined();
+    expect(unpaid.message.parts[1].data.error).toMatchObject({ code: 'payment_required', status: 402 });
+    const a = await register(gw.url, 'v1-broke');
+    const broke = (await rpc(gw.url, 'SendMessage', v1Data('bitwise', { op: 'xor', a: 12, b: 10 }), { ...V1, authorization: `Bearer ${a.secret}` })).body.result.task;
+    expect(broke.status.state).toBe('TASK_STATE_AUTH_REQUIRED');
   });
 
   it('GetTask (historyLength) and CancelTask work on the same store as v0.3', async () => {

@@ -6,6 +6,8 @@ import { MAIN } from '../helpers/paths.js';
 export interface Instance {
   child: ChildProcess;
   url: string;
+  /** The commercial group's listener ({api_url}). */
+  apiUrl: string;
 }
 
 export const OPERATOR = 'operator-token-for-multi-instance-tests';
@@ -29,8 +31,8 @@ export function startInstance(dbUrl: string, dataDir: string, env: Record<string
     let buf = '';
     child.stderr!.on('data', (c: Buffer) => {
       buf = (buf + c.toString()).slice(-20_000);
-      const m = /"url":"(http:[^"]+)".*"msg":"gateway ready"/.exec(buf);
-      if (m) resolve({ child, url: m[1] });
+      const m = /"url":"(http:[^"]+)","api_url":"(http:[^"]+)".*"msg":"gateway ready"/.exec(buf);
+      if (m) resolve({ child, url: m[1], apiUrl: m[2] });
     });
     child.once('exit', (code) => reject(new Error(`instance exited ${code}: ${buf}`)));
   });

@@ -1,11 +1,16 @@
 // Retention of per-request records (issue 26, src/retention.ts): a finished job, its webhook delivery and the
 // owner's notification outlive their retention by nothing, unfinished records stay however old, and 0 keeps a
-// kind for ever. The clock is moved by hand; the worker's pass is called as its hourly tick calls it.
+// kind for ever. The clock is moved by hand; the worker's pass is called as its tick calls it. The worker itself sweeps
+// every half minute, not only at start-up (issue 42).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { pruneRecords } from '../../src/retention.js';
+import { createLogger } from '../../src/log.js';
+import { createRetentionWorker, pruneRecords, SWEEP_EVERY_MS } from '../../src/retention.js';
+import type { WorkerContext } from '../../src/workers.js';
+import { migratedDb } from '../helpers/migrated-db.js';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
 
@@ -33,6 +38,12 @@ describe('retention of finished records', () => {
     expect(loadConfig({}).retention).toEqual({ a2a_tasks: 7, jobs: 30, webhook_deliveries: 30, notifications: 90 });
     expect(loadConfig({ GATEWAY_RETAIN_JOBS_DAYS: '0' }).retention.jobs).toBe(0);
     expect(() => loadConfig({ GATEWAY_RETAIN_JOBS_DAYS: '-1' })).toThrow(/GATEWAY_RETAIN_JOBS_DAYS/);
+    // A2A tasks left waiting for the client: an hour by default, in hours (1 to a week), never for ever.
+    expect(loadConfig({}).a2a).toEqual({ interruptedMs: 3600_000, anonymousSendsPerMinute: 60 });
+    expect(loadConfig({ GATEWAY_A2A_INTERRUPTED_HOURS: '24', GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE: '5' }).a2a).toEqual({ interruptedMs: 24 * 3600_000, anonymousSendsPerMinute: 5 });
+    for (const bad of ['0', '169', '1.5']) expect(() => loadConfig({ GATEWAY_A2A_INTERRUPTED_HOURS: bad })).toThrow(/GATEWAY_A2A_INTERRUPTED_HOURS/);
+    expect(() => loadConfig({ GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE: '0' })).toThrow(/GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE/);
+    expect(SWEEP_EVERY_MS).toBeLessThanOrEqual(60_000);
   });
 
   it('deletes a finished job and its delivery after 30 days, keeps a queued one, and keeps notifications (0 = for ever)', async () => {
@@ -71,5 +82,33 @@ describe('retention of finished records', () => {
     expect(await prune()).toEqual({ a2a_tasks: 2 });
     const left = await db.all<{ id: string }>("SELECT id FROM a2a_tasks WHERE context_id = 'ctx-retention' ORDER BY id");
     expect(left.map((r) => r.id)).toEqual(['t-done-new', 't-input-old', 't-working-old']);
+  });
+
+  it('the worker sweeps every half minute, not only at start-up: a task left waiting ends, a finished one past its days goes', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const m = await migratedDb();
+    const worker = createRetentionWorker();
+    try {
+      const clock = new ManualClock(Date.UTC(2026, 4, 1));
+      const ctx = { db: m.db, clock, config: loadConfig({ GATEWAY_RETAIN_A2A_TASKS_DAYS: '1' }), log: createLogger('silent'), services: {} } as unknown as WorkerContext;
+      worker.start(ctx);
+      const task = (id: string, state: string, at: number) =>
+        m.db.run("INSERT INTO a2a_tasks (id, context_id, state, status, history, created_at, updated_at) VALUES (?, 'ctx-worker', ?, '{}', '[]', ?, ?)", [id, state, at, at]);
+      const state = async (id: string) => (await m.db.get<{ state: string }>('SELECT state FROM a2a_tasks WHERE id = ?', [id]))?.state;
+      // Made after the start-up sweep: an hour and a bit waiting for credentials, and a task finished two days ago.
+      await new Promise((r) => setTimeout(r, 50));
+      await task('w-waiting', 'auth-required', clock.now() - 3600_000 - 1);
+      await task('w-done', 'completed', clock.now() - 2 * DAY);
+      expect(await state('w-waiting')).toBe('auth-required');
+      vi.advanceTimersByTime(SWEEP_EVERY_MS);
+      await eventually(async () => {
+        expect(await state('w-waiting')).toBe('failed');
+        expect(await state('w-done')).toBeUndefined();
+      });
+    } finally {
+      await worker.stop();
+      vi.useRealTimers();
+      await m.remove();
+    }
   });
 });

@@ -2,12 +2,15 @@
 import { z } from 'zod';
 import { isOperator } from '../../src/auth/operator.js';
 import { TIER_QUOTA, TOOL_QUOTA, isUnlimited, type Tier } from '../../src/billing/tiers.js';
-import { countKeys } from '../../src/store/keys.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 
 /** Free keys one email address may hold (keys per client address per day: GATEWAY_KEYS_PER_CLIENT_PER_DAY). */
 export const FREE_KEYS_PER_EMAIL = 3;
+
+const emailFull = () => new GatewayError('conflict', `This email already holds ${FREE_KEYS_PER_EMAIL} free keys; use one of them.`);
+const clientFull = (perDay: number) =>
+  new GatewayError('rate_limited', `At most ${perDay} keys per client per day; retry tomorrow.`, { headers: { 'Retry-After': '86400' } });
 
 export const keysIssue = defineTool({
   name: 'keys_issue',
@@ -34,17 +37,13 @@ export const keysIssue = defineTool({
     }
     const emailHash = ctx.services.clientKey(`email:${input.email.toLowerCase()}`);
     const clientHash = ctx.services.clientKey(creds.ip);
-    const now = ctx.clock.now();
-    if (tier === 'free' && (await countKeys(ctx.db, { emailHash, tier: 'free' })) >= FREE_KEYS_PER_EMAIL) {
-      throw new GatewayError('conflict', `This email already holds ${FREE_KEYS_PER_EMAIL} free keys; use one of them.`);
-    }
     const perDay = ctx.config.keysPerClientPerDay;
-    if ((await countKeys(ctx.db, { clientHash, since: now - 24 * 3600 * 1000 })) >= perDay) {
-      throw new GatewayError('rate_limited', `At most ${perDay} keys per client per day; retry tomorrow.`, {
-        headers: { 'Retry-After': '86400' },
-      });
-    }
-    const issued = await ctx.services.keys.issue({ tier, emailHash, clientHash, agentId: ctx.caller.agent?.id ?? null });
+    // Counted and inserted in one locked step, so concurrent issues cannot all pass the counts (docs/decisions/limits.md).
+    const issued = await ctx.services.keys.issueWithin(
+      { tier, emailHash, clientHash, agentId: ctx.caller.agent?.id ?? null },
+      { freePerEmail: FREE_KEYS_PER_EMAIL, perClient: { limit: perDay, since: ctx.clock.now() - 24 * 3600 * 1000 } },
+    );
+    if ('refused' in issued) throw issued.refused === 'email' ? emailFull() : clientFull(perDay);
     return {
       key: issued.key,
       tier,

@@ -49,7 +49,7 @@ export const chatCompletion = defineTool({
   // Served at POST /v1/chat/completions only: its streamed form is not a JSON result.
   expose: { mcp: false },
   handler: async (input, ctx) => {
-    takeChatAllowance(ctx);
+    await takeChatAllowance(ctx);
     if (input.model === LOCAL_MODEL) return localChat(input, ctx);
     const llm = ctx.config.llm;
     if (!llm) {

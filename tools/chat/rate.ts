@@ -1,11 +1,13 @@
 // The free chat tier's limit: completions per minute per client (agent, API key, or else client address),
-// counted in memory per gateway process (GATEWAY_CHAT_RATE_PER_MINUTE). An exact sliding log per client
-// whose cost per request stays constant however high the limit is set. At most `maxKeys` clients are tracked
-// (GATEWAY_RATE_WINDOW_KEYS), as in src/rate-window.ts.
+// GATEWAY_CHAT_RATE_PER_MINUTE. A shared rate window like the wall's and mail's (src/shared-rate-window.ts): on
+// PostgreSQL the database counts, so instances sharing it allow the limit together; on SQLite ChatLimiter counts in
+// process, an exact sliding log per client whose cost per request stays constant however high the limit is set.
+// At most `maxKeys` clients are tracked (GATEWAY_RATE_WINDOW_KEYS), as in src/rate-window.ts.
 import { GatewayError } from '../../src/errors.js';
 import type { Clock } from '../../src/clock.js';
 import { trimOldest } from '../../src/rate-window.js';
 import type { ToolContext } from '../../src/registry/types.js';
+import { sharedRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
 
 const WINDOW_MS = 60_000;
 
@@ -59,7 +61,17 @@ export class ChatLimiter {
   }
 }
 
-const limiters = new WeakMap<object, ChatLimiter>();
+const windows = new WeakMap<object, SharedRateWindow>();
+
+function chatWindow(ctx: ToolContext): SharedRateWindow {
+  let w = windows.get(ctx.db);
+  if (!w) {
+    const { ratePerMinute } = ctx.config.chat;
+    const keys = ctx.config.caches.rateWindowKeys;
+    windows.set(ctx.db, (w = sharedRateWindow(ctx.db, 'chat', ratePerMinute, WINDOW_MS, ctx.clock, keys, new ChatLimiter(ratePerMinute, ctx.clock, keys))));
+  }
+  return w;
+}
 
 function clientOf(ctx: ToolContext): string {
   const { caller } = ctx;
@@ -68,12 +80,10 @@ function clientOf(ctx: ToolContext): string {
   return `ip:${caller.credentials.ip}`;
 }
 
-export function takeChatAllowance(ctx: ToolContext): void {
-  let limiter = limiters.get(ctx.db);
-  if (!limiter) limiters.set(ctx.db, (limiter = new ChatLimiter(ctx.config.chat.ratePerMinute, ctx.clock, ctx.config.caches.rateWindowKeys)));
-  const wait = limiter.take(clientOf(ctx));
+export async function takeChatAllowance(ctx: ToolContext): Promise<void> {
+  const wait = await chatWindow(ctx).take(clientOf(ctx));
   if (wait > 0) {
-    throw new GatewayError('rate_limited', `The free chat tier allows ${limiter.perMinute} completions per minute per client; retry in ${wait} s.`, {
+    throw new GatewayError('rate_limited', `The free chat tier allows ${ctx.config.chat.ratePerMinute} completions per minute per client; retry in ${wait} s.`, {
       headers: { 'Retry-After': String(wait) },
     });
   }

@@ -5,11 +5,17 @@ import { requireOperator } from '../../src/auth/operator.js';
 import { microToUsd } from '../../src/commerce/prices.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
-import { countSignups } from '../../src/store/accounts.js';
 import { accountUsage } from '../../src/store/orders.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const usd = (micro: number) => ({ micro_usd: micro, usd: microToUsd(micro) });
+
+const signupsFull = (perDay: number) =>
+  new GatewayError('rate_limited', `At most ${perDay} signups per client address a day; retry tomorrow.`, { headers: { 'Retry-After': '86400' } });
+const emailTaken = () =>
+  new GatewayError('conflict', 'An account with this email exists already. Use its revenue key; if it is lost, ask the operator to issue a new one (the old one then stops working).', {
+    extra: { reason: 'email_taken' },
+  });
 
 export const signup = defineTool({
   name: 'commercial_signup',
@@ -29,15 +35,8 @@ export const signup = defineTool({
     const clientHash = ctx.services.clientKey(ctx.caller.credentials.ip);
     const perDay = ctx.config.commercial.signupsPerClientPerDay;
     const now = ctx.clock.now();
-    if ((await countSignups(ctx.db, clientHash, now - DAY_MS)) >= perDay) {
-      throw new GatewayError('rate_limited', `At most ${perDay} signups per client address a day; retry tomorrow.`, { headers: { 'Retry-After': '86400' } });
-    }
-    const opened = await ctx.services.commerce.accounts.open({ email, name: input.name, clientHash });
-    if (!opened) {
-      throw new GatewayError('conflict', 'An account with this email exists already. Use its revenue key; if it is lost, ask the operator to issue a new one (the old one then stops working).', {
-        extra: { reason: 'email_taken' },
-      });
-    }
+    const opened = await ctx.services.commerce.accounts.open({ email, name: input.name, clientHash }, { limit: perDay, since: now - DAY_MS });
+    if ('refused' in opened) throw opened.refused === 'client' ? signupsFull(perDay) : emailTaken();
     ctx.meta.headers['Cache-Control'] = 'no-store';
     return {
       account_id: opened.account.id,

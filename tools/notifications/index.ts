@@ -19,7 +19,7 @@ export function notify(ctx: Pick<ToolContext, 'db' | 'clock'>, agentId: string, 
  * notifies once, however often it is toggled, until the owner has read it.
  */
 export function notifyOnce(ctx: Pick<ToolContext, 'db' | 'clock'>, agentId: string, n: { kind: string; title: string; data?: unknown }): Promise<number | null> {
-  return store.addNotification(ctx.db, agentId, { kind: n.kind, title: n.title, data: n.data ?? {} }, ctx.clock.now(), true);
+  return store.addNotificationOnce(ctx.db, agentId, { kind: n.kind, title: n.title, data: n.data ?? {} }, ctx.clock.now());
 }
 
 const shape = (r: store.NotificationRow) => ({

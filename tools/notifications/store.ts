@@ -1,5 +1,5 @@
 // SQL for the notification tray.
-import type { Db, Queryable } from '../../src/store/db.js';
+import type { BatchStatement, Db, Queryable } from '../../src/store/db.js';
 
 export interface NotificationRow {
   id: number;
@@ -24,17 +24,29 @@ export const notificationValues = (agentId: string, n: { kind: string; title: st
   now,
 ];
 
+/** The statement that adds an entry and returns its id (no row when `once` found its twin: see addNotification). */
+function insertStatement(agentId: string, n: { kind: string; title: string; data: unknown }, now: number, once: boolean): BatchStatement {
+  const twin = `SELECT 1 FROM (SELECT kind, data FROM notifications WHERE agent_id = ?1 AND read_at IS NULL ORDER BY id DESC LIMIT ${TWIN_WINDOW}) AS latest WHERE kind = ?2 AND data = ?4`;
+  return { sql: `${NOTIFICATION_INSERT} SELECT ?1, ?2, ?3, ?4, ?5 ${once ? `WHERE NOT EXISTS (${twin})` : ''} RETURNING id`, params: notificationValues(agentId, n, now), rows: true };
+}
+
 /**
  * Adds an entry and answers its id. `once`: not while the same entry (kind and data) still waits unread among
- * the agent's latest; nothing is added then and the answer is null.
+ * the agent's latest; nothing is added then and the answer is null. That check is exact on SQLite (one writer);
+ * addNotificationOnce makes it exact on PostgreSQL too.
  */
 export async function addNotification(q: Queryable, agentId: string, n: { kind: string; title: string; data: unknown }, now: number, once = false): Promise<number | null> {
-  const twin = `SELECT 1 FROM (SELECT kind, data FROM notifications WHERE agent_id = ?1 AND read_at IS NULL ORDER BY id DESC LIMIT ${TWIN_WINDOW}) AS latest WHERE kind = ?2 AND data = ?4`;
-  const row = await q.get<{ id: number }>(
-    `${NOTIFICATION_INSERT} SELECT ?1, ?2, ?3, ?4, ?5 ${once ? `WHERE NOT EXISTS (${twin})` : ''} RETURNING id`,
-    notificationValues(agentId, n, now),
-  );
-  return row?.id ?? null;
+  const s = insertStatement(agentId, n, now, once);
+  return (await q.get<{ id: number }>(s.sql, s.params))?.id ?? null;
+}
+
+/**
+ * addNotification with `once`, checked and inserted under the agent's lock (a keyed batch): on PostgreSQL two
+ * concurrent twins would each miss the other's uncommitted row and both be added (docs/decisions/limits.md).
+ */
+export async function addNotificationOnce(db: Db, agentId: string, n: { kind: string; title: string; data: unknown }, now: number): Promise<number | null> {
+  const [rows] = (await db.batch([insertStatement(agentId, n, now, true)], { lockKey: `notify-once:${agentId}` })) as [{ id: number }[]];
+  return rows[0]?.id ?? null;
 }
 
 /** Unread first (newest first), then read ones; `unreadOnly` leaves the read ones out. */
