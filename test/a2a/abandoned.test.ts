@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../../src/retention.js';
 import { eventually } from '../helpers/eventually.js';
 import { api, register, startGateway, tempDir, type TestGateway } from '../helpers/gateway.js';
-import { openStream, parseSse, rpc, rpcStream, userData, userText } from './rpc.js';
+import { openStream, parseSse, rpc, rpcStream, userData, userText, v1Text } from './rpc.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -20,7 +20,6 @@ const QUESTION = 'convert 255 to base 2';
 
 const rows = async (gw: TestGateway, where = '1 = 1') => Number((await gw.gateway.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM a2a_tasks WHERE ${where}`))!.n);
 const sweepNow = (gw: TestGateway) => sweep(gw.gateway.db, gw.clock.now(), gw.gateway.config);
-const v1Text = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
 const background = (text: string) => ({ ...userText(text), configuration: { blocking: false } });
 
 /** A POST to the HTTP+JSON binding. */

@@ -6,6 +6,7 @@ import { Role, TaskState } from 'a2a-sdk-v1';
 import { ClientFactory } from 'a2a-sdk-v1/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { sdkText } from './rpc.js';
 
 let gw: TestGateway;
 let owner: { handle: string; secret: string };
@@ -17,8 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => gw.cleanup());
 
-const text = (t: string, contextId?: string) =>
-  ({ messageId: randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: t }, metadata: undefined, filename: '', mediaType: '' }], ...(contextId ? { contextId } : {}) }) as never;
+const text = (t: string, contextId?: string) => sdkText(t, contextId ? { contextId } : {});
 const as = (secret?: string) => (secret ? { serviceParameters: { authorization: `Bearer ${secret}` } } : {});
 const list = (o: Record<string, unknown>) => ({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined, includeArtifacts: false, ...o }) as never;
 

@@ -8,7 +8,7 @@ import { ClientFactory, ClientFactoryOptions, RestTransportFactory } from 'a2a-s
 import { TaskNotCancelableError, TaskNotFoundError } from 'a2a-sdk-v1/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
-import { parseSse } from './rpc.js';
+import { parseSse, sdkPart, sdkText } from './rpc.js';
 
 let gw: TestGateway;
 let owner: { handle: string; secret: string };
@@ -21,10 +21,9 @@ beforeAll(async () => {
 afterAll(async () => gw.cleanup());
 
 const restOnly = () => new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new RestTransportFactory()] })).createFromUrl(gw.url);
-const part = (content: unknown) => ({ content, metadata: undefined, filename: '', mediaType: '' });
 const message = (parts: unknown[], taskId?: string) => ({ message: { messageId: randomUUID(), role: Role.ROLE_USER, parts, ...(taskId ? { taskId } : {}) } }) as never;
-const text = (t: string) => message([part({ $case: 'text', value: t })]);
-const toolCall = (tool: string, args: Record<string, unknown>) => message([part({ $case: 'data', value: { tool, arguments: args } })]);
+const text = (t: string) => ({ message: sdkText(t) }) as never;
+const toolCall = (tool: string, args: Record<string, unknown>) => message([sdkPart({ $case: 'data', value: { tool, arguments: args } })]);
 const as = (secret: string) => ({ serviceParameters: { authorization: `Bearer ${secret}` } });
 const listAll = { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined, includeArtifacts: false } as never;
 

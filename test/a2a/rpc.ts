@@ -1,4 +1,5 @@
-// Raw JSON-RPC over HTTP for the A2A tests: plain calls, and SSE streams read event by event.
+// Raw JSON-RPC over HTTP for the A2A tests: plain calls, and SSE streams read event by event; the messages they send.
+import { Role } from 'a2a-sdk-v1';
 
 export interface RpcReply {
   status: number;
@@ -80,3 +81,15 @@ export const userText = (text: string, extra: Record<string, unknown> = {}) => (
 export const userData = (tool: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   message: { kind: 'message', messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'user', parts: [{ kind: 'data', data: { tool, arguments: args } }], ...extra },
 });
+
+/** v1.0 wire params: a user message of one text part (`extra` goes into the message: contextId, taskId…). */
+export const v1Text = (text: string, extra: Record<string, unknown> = {}) => ({
+  message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
+});
+
+/** The official 1.x client's Part, as its generated types spell one (every field present). */
+export const sdkPart = (content: unknown) => ({ content, metadata: undefined, filename: '', mediaType: '' });
+
+/** The official 1.x client's user Message of one text part (`extra`: contextId, taskId…). */
+export const sdkText = (text: string, extra: Record<string, unknown> = {}) =>
+  ({ messageId: `m-${Math.random().toString(36).slice(2)}`, role: Role.ROLE_USER, parts: [sdkPart({ $case: 'text', value: text })], ...extra }) as never;

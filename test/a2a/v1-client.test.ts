@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role, TaskState } from 'a2a-sdk-v1';
 import { ClientFactory } from 'a2a-sdk-v1/client';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { sdkPart, sdkText } from './rpc.js';
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -11,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => gw.cleanup());
 
-const text = (t: string, taskId?: string) => ({ messageId: randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: t }, metadata: undefined, filename: '', mediaType: '' }], ...(taskId ? { taskId } : {}) }) as never;
+const text = (t: string, taskId?: string) => sdkText(t, taskId ? { taskId } : {});
 
 describe('A2A v1.0 with the official 1.x client', () => {
   it('sends a message, reads the task back, and streams', async () => {
@@ -33,7 +34,7 @@ describe('A2A v1.0 with the official 1.x client', () => {
 
   it('refuses a part with no content with a typed error that names the part', async () => {
     const client = await new ClientFactory().createFromUrl(gw.url);
-    const empty = { messageId: randomUUID(), role: Role.ROLE_USER, parts: [{ content: undefined, metadata: undefined, filename: '', mediaType: '' }] } as never;
+    const empty = { messageId: randomUUID(), role: Role.ROLE_USER, parts: [sdkPart(undefined)] } as never;
     await expect(client.sendMessage({ message: empty } as never)).rejects.toThrow(/message\.parts\.0 carries none of text, data, url or raw/);
   });
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
-import { openStream, rpc, rpcStream, userText } from './rpc.js';
+import { openStream, rpc, rpcStream, userText, v1Text } from './rpc.js';
 
 const V1 = { 'a2a-version': '1.0' };
 let gw: TestGateway;
@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => gw.cleanup());
 
-const v1Text = (text: string, extra: Record<string, unknown> = {}) => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra } });
 const v1Data = (tool: string, args: Record<string, unknown>) => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { tool, arguments: args } }] } });
 
 describe('A2A v1.0 method names and shapes', () => {

@@ -295,3 +295,9 @@ export const conformanceAdditions: CatalogAdditions = {
 export function startConformanceGateway(): Promise<TestGateway> {
   return startGateway({ env: { GATEWAY_MCP_PAGE_SIZE: '1000', GATEWAY_MCP_POLL_AFTER_MS: String(POLL_AFTER_MS) }, additions: conformanceAdditions });
 }
+
+/** The server scenarios in what `conformance list` prints (either line: the 0.2 one adds each scenario's revisions). */
+export function listedServerScenarios(listOutput: string): string[] {
+  const server = listOutput.slice(listOutput.indexOf('Server scenarios'), listOutput.indexOf('Client scenarios'));
+  return [...server.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+}

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConformanceGateway } from '../helpers/conformance-gateway.js';
+import { listedServerScenarios, startConformanceGateway } from '../helpers/conformance-gateway.js';
 import { tempDir, type TestGateway } from '../helpers/gateway.js';
 import { ROOT } from '../helpers/paths.js';
 
@@ -169,8 +169,7 @@ describe.skipIf(!RUNS)('MCP conformance suite, 0.2 line (2026-07-28 and 2025-11-
 
   it('every server scenario the installed suite lists is run or excluded with a reason', async () => {
     const { stdout } = await run(process.execPath, [CLI, 'list'], { timeout: 60_000 });
-    const server = stdout.slice(stdout.indexOf('Server scenarios'), stdout.indexOf('Client scenarios'));
-    const listed = [...server.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+    const listed = listedServerScenarios(stdout);
     expect(listed.length).toBeGreaterThan(0);
     const covered = new Set([...Object.values(PASSING).flat(), ...Object.keys(EXCLUDED)]);
     expect(listed.filter((s) => !covered.has(s))).toEqual([]);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTools } from '../../tools/index.js';
 import { prompts } from '../../prompts/index.js';
 import { resources, resourceTemplates } from '../../resources/index.js';
-import { conformanceAdditions, startConformanceGateway } from '../helpers/conformance-gateway.js';
+import { conformanceAdditions, listedServerScenarios, startConformanceGateway } from '../helpers/conformance-gateway.js';
 import { tempDir, type TestGateway } from '../helpers/gateway.js';
 import { bin, MAIN, ROOT } from '../helpers/paths.js';
 
@@ -72,8 +72,7 @@ const WAITING: Record<string, string> = {};
 describe('MCP conformance suite (@modelcontextprotocol/conformance)', () => {
   it('every server scenario of the installed suite is run, excluded as deprecated or waiting on the product', async () => {
     const { stdout } = await run(process.execPath, [CONFORMANCE, 'list'], { timeout: 60_000 });
-    const server = stdout.slice(stdout.indexOf('Server scenarios'), stdout.indexOf('Client scenarios'));
-    const listed = [...server.matchAll(/^\s+- (\S+)$/gm)].map((m) => m[1]);
+    const listed = listedServerScenarios(stdout);
     expect(listed.length).toBeGreaterThan(0);
     expect([...listed].sort()).toEqual([...PASSING, ...Object.keys(DEPRECATED), ...Object.keys(WAITING)].sort());
   });
