@@ -47,8 +47,18 @@ export function sharedRateWindow(
         await pruneHits(db, now - KEEP_MS);
       }
       const hashed = createHash('sha256').update(`${name}\u0000${key}`).digest('base64url');
-      const first = await db.transaction((tx) => takeHit(tx, { key: hashed, now, windowMs, limit }), { lockKey: `rate:${hashed}` });
-      return first === null ? 0 : Math.max(1, Math.ceil((first + windowMs - now) / 1000));
+      // The clock is read once the key's lock is held, so no hit another instance recorded is later than `at`;
+      // the wait is still clamped to the window, for instances whose clocks differ by a few milliseconds.
+      const refused = await db.transaction(
+        async (tx) => {
+          const at = clock.now();
+          const first = await takeHit(tx, { key: hashed, now: at, windowMs, limit });
+          return first === null ? null : { first, at };
+        },
+        { lockKey: `rate:${hashed}` },
+      );
+      if (refused === null) return 0;
+      return Math.min(Math.ceil(windowMs / 1000), Math.max(1, Math.ceil((refused.first + windowMs - refused.at) / 1000)));
     },
   };
 }
