@@ -27,8 +27,13 @@ export interface Finding {
   fix: string;
   /** The exact edit, where the engine offers one. */
   patch?: Patch;
-  engine: 'eslint' | 'tree-sitter' | 'secretlint' | 'model';
+  /** The weakness, as a CWE id ("CWE-79"), where the rule names one. */
+  cwe?: string;
+  engine: Engine;
 }
+
+/** Which engine found it: ESLint and its plugins, the ast-grep rules, the in-function source-to-sink check, the secret scans, the model. */
+export type Engine = 'eslint' | 'tree-sitter' | 'ast-grep' | 'taint' | 'secretlint' | 'secrets' | 'model';
 
 const RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
