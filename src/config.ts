@@ -47,6 +47,7 @@ const EnvSchema = z.object({
   }),
   GATEWAY_MCP_TOOLSETS: list,
   GATEWAY_MAX_BODY_BYTES: positiveInt.default(8 * 1024 * 1024),
+  GATEWAY_MAX_JSON_DEPTH: positiveInt.min(8).max(1000).default(64),
   GATEWAY_MCP_MAX_SESSIONS: positiveInt.default(1000),
   GATEWAY_MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
   GATEWAY_MCP_PAGE_SIZE: positiveInt.max(1000).default(100),
@@ -134,6 +135,8 @@ export interface Config {
   egressAllow: string[];
   mcpToolsets: string[];
   maxBodyBytes: number;
+  /** How deep a JSON body may nest (objects and arrays); past it every transport answers its own client error. */
+  maxJsonDepth: number;
   mcpMaxSessions: number;
   mcpSessionIdleMs: number;
   mcpPageSize: number;
@@ -289,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     egressAllow: e.GATEWAY_EGRESS_ALLOW,
     mcpToolsets: e.GATEWAY_MCP_TOOLSETS,
     maxBodyBytes: e.GATEWAY_MAX_BODY_BYTES,
+    maxJsonDepth: e.GATEWAY_MAX_JSON_DEPTH,
     mcpMaxSessions: e.GATEWAY_MCP_MAX_SESSIONS,
     mcpSessionIdleMs: e.GATEWAY_MCP_SESSION_IDLE_SECONDS * 1000,
     mcpPageSize: e.GATEWAY_MCP_PAGE_SIZE,
