@@ -31,6 +31,7 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { mountA2a, type A2a } from './a2a/mount.js';
 import { mountChat } from './openai/chat-endpoint.js';
 import { scopeRefusal } from './mcp/scope-preflight.js';
+import { DepthBoundTransport } from './mcp/depth-bound-transport.js';
 
 const loadMcp = () => import('./mcp/runtime.js');
 import { Registry } from './registry/registry.js';
@@ -179,7 +180,7 @@ export class Gateway {
     // The process is one lasting connection, in either era: vault_login binds it until vault_logout.
     const session: McpSession = {};
     const methods = mcpMethods(this.mcpCatalog, []);
-    const listens = new StdioListens(new StdioServerTransport(), feed, (uri) => methods.mayWatch(uri, boundCredentials(credentials, session)));
+    const listens = new StdioListens(new DepthBoundTransport(new StdioServerTransport(), this.config.maxJsonDepth) as unknown as InstanceType<typeof StdioServerTransport>, feed, (uri) => methods.mayWatch(uri, boundCredentials(credentials, session)));
     return serveStdio(
       (ctx) => {
         const server = buildV2Server(this.mcpCatalog, visible, credentials, feed, ctx.era, session);
@@ -203,6 +204,7 @@ export class Gateway {
         maxSessions: config.mcpMaxSessions,
         idleMs: config.mcpSessionIdleMs,
         maxBodyBytes: config.maxBodyBytes,
+        maxJsonDepth: config.maxJsonDepth,
         credentials: guardedCredentials,
         resume: { retryMs: config.mcpSseRetryMs, pollAfterMs: config.mcpPollAfterMs, replayBytes: config.caches.mcpReplayBytes },
         modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs }, feed, (uri, c) => methods.mayWatch(uri, c), new DirectToolCalls(this.mcpCatalog), (name) => this.registry.get(name)?.inputJsonSchema),
@@ -211,7 +213,7 @@ export class Gateway {
         onStoreError: (err) => this.log.warn({ err }, 'mcp session store failed'),
         refuse: (req, raw) => scopeRefusal((name) => this.registry.get(name), config.baseUrl, guardedCredentials(req), raw),
       });
-      this.sse = new LegacySseEndpoint(factory, { maxSessions: config.caches.mcpSseSessions, messagesPath: '/mcp/messages', credentials: guardedCredentials });
+      this.sse = new LegacySseEndpoint(factory, { maxSessions: config.caches.mcpSseSessions, messagesPath: '/mcp/messages', maxJsonDepth: config.maxJsonDepth, credentials: guardedCredentials });
       return { streamable: this.streamable, sse: this.sse };
     });
     return this.mcpLoading;
@@ -255,7 +257,7 @@ export class Gateway {
         });
         this.oauth = mountOAuth(router, { config, db: this.db, egress: this.registry.services.egress, registry: this.registry });
         this.a2a = mountA2a(router, { registry: this.registry, db: this.db, clock: this.clock, log: this.log, config, version: GATEWAY_VERSION });
-        mountChat(router, this.registry, { trustProxy: config.trustProxy, maxBodyBytes: config.maxBodyBytes });
+        mountChat(router, this.registry, { trustProxy: config.trustProxy, maxBodyBytes: config.maxBodyBytes, maxJsonDepth: config.maxJsonDepth });
       },
     });
     this.http = server;
@@ -291,7 +293,7 @@ export class Gateway {
       extend: (router) => {
         this.healthRoutes(router);
         router.add('GET', '/openapi.json', (_req, res) => sendJson(res, 200, doc()));
-        mountChat(router, this.registry, { trustProxy: this.config.trustProxy, maxBodyBytes: this.config.maxBodyBytes, tool: 'chat_metered' });
+        mountChat(router, this.registry, { trustProxy: this.config.trustProxy, maxBodyBytes: this.config.maxBodyBytes, maxJsonDepth: this.config.maxJsonDepth, tool: 'chat_metered' });
       },
     });
     this.apiHttp = server;

@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 for A2A: the envelope check, the error codes (A2A v0.3 §8 and v1.0 §5.4) and the response
 // objects. Every error travels with HTTP 200.
+import { depthWithin, JsonTooDeepError } from '../json-depth.js';
 import { withJsonText } from '../registry/json-text.js';
 import { servedJson } from './task-record.js';
 
@@ -62,7 +63,7 @@ const validId = (id: unknown): id is RpcId => typeof id === 'string' || id === n
  * error whenever it could be read. A request without `id` is answered like one with `id: null`, as the
  * @a2a-js/sdk servers (0.3 and 1.x) do, rather than treated as a JSON-RPC notification that gets no reply.
  */
-export function parseRequest(text: string): RpcRequest {
+export function parseRequest(text: string, maxDepth: number): RpcRequest {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -79,6 +80,7 @@ export function parseRequest(text: string): RpcRequest {
   if ('id' in o && !validId(o.id)) throw invalid('id must be a string, an integer or null');
   if (typeof o.method !== 'string' || o.method === '') throw invalid('method must be a non-empty string');
   if ('params' in o && o.params !== undefined && (typeof o.params !== 'object' || o.params === null)) throw invalid('params must be an object or an array');
+  if (depthWithin(o, maxDepth) === null) throw Object.assign(new RpcError(RPC.INVALID_PARAMS, `Invalid params: ${new JsonTooDeepError(maxDepth).message}`), { id });
   return { id, method: o.method, params: o.params };
 }
 

@@ -58,7 +58,7 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
     if (text === null) return answer(res, rpcError(null, new RpcError(RPC.INVALID_REQUEST, `Invalid request: the body is larger than ${d.config.maxBodyBytes} bytes.`)));
     let id: RpcId = null;
     try {
-      const rq = parseRequest(text);
+      const rq = parseRequest(text, d.config.maxJsonDepth);
       id = rq.id;
       const version = versionOf(req, rawQuery);
       if (!version) throw new RpcError(RPC.VERSION_NOT_SUPPORTED, `A2A-Version ${requestedVersion(req, rawQuery)} is not supported: send 0.3 (the default) or 1.0.`);

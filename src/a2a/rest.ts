@@ -2,6 +2,7 @@
 // /a2a/tasks/{id}, POST /a2a/tasks/{id}:cancel…) reaching the same v1.0 handlers as the JSON-RPC methods, with the
 // same bodies (SendMessageRequest in, StreamResponse events out), errors as google.rpc.Status (rest-errors.ts)
 // and streams whose `data:` is the StreamResponse itself. It speaks 1.0 only: v0.3 clients have JSON-RPC.
+import { depthWithin, JsonTooDeepError } from '../json-depth.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { credentialsOf } from '../http/credentials.js';
@@ -50,7 +51,7 @@ function taskAction(segment: string): [string, string | undefined] {
 }
 
 /** The JSON body of a POST: application/json or application/a2a+json (or none given); empty is `{}`. */
-async function bodyOf(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+async function bodyOf(req: IncomingMessage, maxBytes: number, maxDepth: number): Promise<unknown> {
   const type = req.headers['content-type']?.split(';', 1)[0].trim().toLowerCase();
   if (type && type !== 'application/json' && type !== A2A_JSON) {
     throw new RpcError(RPC.CONTENT_TYPE_NOT_SUPPORTED, `Content-Type ${type} is not supported: send application/a2a+json or application/json.`);
@@ -58,11 +59,14 @@ async function bodyOf(req: IncomingMessage, maxBytes: number): Promise<unknown> 
   const text = await readBody(req, maxBytes);
   if (text === null) throw new RpcError(RPC.INVALID_REQUEST, `Invalid request: the body is larger than ${maxBytes} bytes.`);
   if (text.trim() === '') return {};
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new RpcError(RPC.PARSE_ERROR, 'The body is not valid JSON.');
   }
+  if (depthWithin(body, maxDepth) === null) throw new RpcError(RPC.INVALID_PARAMS, new JsonTooDeepError(maxDepth).message);
+  return body;
 }
 
 interface Request {
@@ -91,7 +95,7 @@ export function mountA2aRest(router: Router, d: RestDeps): void {
         sendRestError(res, err);
       }
     });
-  const body = (r: Request) => bodyOf(r.req, d.config.maxBodyBytes);
+  const body = (r: Request) => bodyOf(r.req, d.config.maxBodyBytes, d.config.maxJsonDepth);
 
   route('POST', '/message:send', async (r) => [v1.SendMessage, await body(r)]);
   route('POST', '/message:stream', async (r) => [v1.SendStreamingMessage, await body(r)]);

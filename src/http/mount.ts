@@ -9,6 +9,7 @@ import { credentialsOf } from './credentials.js';
 import { readBody, readContent } from './read-body.js';
 import type { RequestParts, Route } from './route.js';
 import { isPlainObject } from '../plain-object.js';
+import { depthWithin, JsonTooDeepError } from '../json-depth.js';
 import { readAliases, withoutUnknownQueryFields } from './query-fields.js';
 import { parseQuery, type Router } from './router.js';
 import { contentJson, isContentResult } from '../registry/content-result.js';
@@ -18,6 +19,7 @@ import { sendFile } from './send-file.js';
 export interface MountOptions {
   trustProxy: boolean;
   maxBodyBytes: number;
+  maxJsonDepth: number;
 }
 
 const isJsonType = (ct: string | undefined): boolean => {
@@ -28,18 +30,21 @@ const isJsonType = (ct: string | undefined): boolean => {
 const hasBody = (req: IncomingMessage) => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
 const tooLarge = (maxBytes: number) => new GatewayError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
 
-/** The JSON body, or undefined when there is none. 413 over the cap, 415 for another type, 422 if malformed. */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+/** The JSON body, or undefined when there is none. 413 over the cap, 415 for another type, 422 if malformed or nested too deep. */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number, maxDepth: number): Promise<unknown> {
   if (!hasBody(req)) return undefined;
   const text = await readBody(req, maxBytes);
   if (text === null) throw tooLarge(maxBytes);
   if (text.trim() === '') return undefined;
   if (!isJsonType(req.headers['content-type'])) throw new GatewayError('unsupported_media_type');
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw validationError([{ loc: ['body'], msg: 'The body is not valid JSON.', type: 'json_invalid' }]);
   }
+  if (depthWithin(body, maxDepth) === null) throw validationError([{ loc: ['body'], msg: new JsonTooDeepError(maxDepth).message, type: 'json_too_deep' }]);
+  return body;
 }
 
 const bodyNotObject = () =>
@@ -112,7 +117,7 @@ export function mountRoutes(router: Router, routes: Route[], registry: Registry,
       const parts: RequestParts = { path: m.params, query: parseQuery(rawQuery), body: undefined, headers: req.headers };
       try {
         const upload = readsBody ? await readUpload(r, req, opts.maxBodyBytes) : undefined;
-        if (readsBody && !upload) parts.body = await readJsonBody(req, opts.maxBodyBytes);
+        if (readsBody && !upload) parts.body = await readJsonBody(req, opts.maxBodyBytes, opts.maxJsonDepth);
         const name = toolName(r, parts, registry);
         const tool = registry.get(name)!;
         parts.query = coerceQuery(readAliases(parts.query, r.queryAliases), tool.inputJsonSchema);

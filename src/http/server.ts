@@ -33,7 +33,7 @@ const requestId = (req: http.IncomingMessage): string => {
 export function buildRouter(deps: HttpDeps): Router {
   const router = new Router();
   deps.extend(router);
-  mountRoutes(router, deps.routes, deps.registry, { trustProxy: deps.config.trustProxy, maxBodyBytes: deps.config.maxBodyBytes });
+  mountRoutes(router, deps.routes, deps.registry, { trustProxy: deps.config.trustProxy, maxBodyBytes: deps.config.maxBodyBytes, maxJsonDepth: deps.config.maxJsonDepth });
   return router;
 }
 

@@ -6,10 +6,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Credentials } from '../registry/types.js';
+import { DepthBoundTransport } from './depth-bound-transport.js';
 
 export interface LegacySseOptions {
   maxSessions: number;
   messagesPath: string;
+  maxJsonDepth: number;
   credentials(req: IncomingMessage): Credentials;
 }
 
@@ -36,7 +38,7 @@ export class LegacySseEndpoint {
     this.streams.set(transport.sessionId, { transport, server });
     transport.onclose = () => this.streams.delete(transport.sessionId);
     res.on('close', () => void server.close().catch(() => undefined));
-    await server.connect(transport);
+    await server.connect(new DepthBoundTransport(transport, this.opts.maxJsonDepth) as unknown as SSEServerTransport);
   }
 
   async message(req: IncomingMessage, res: ServerResponse, sessionId: string | null): Promise<void> {

@@ -4,6 +4,7 @@
 // Validation follows the MCP transport spec: Accept (406), Content-Type (415), JSON (400 -32700),
 // session header (400) and unknown session (404), protocol version header (400). A POST that claims the
 // 2026-07-28 era goes to the stateless modern endpoint instead (modern-http.ts).
+import { depthWithin, JsonTooDeepError } from '../json-depth.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -50,6 +51,7 @@ export interface StreamableOptions {
   maxSessions: number;
   idleMs: number;
   maxBodyBytes: number;
+  maxJsonDepth: number;
   credentials(req: IncomingMessage): Credentials;
   /** SSE resumability of the sessions' streams (SEP-1699). */
   resume?: ResumeOptions;
@@ -71,9 +73,15 @@ interface Session {
   checkedAt: number;
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  sendJsonText(res, status, JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), headers, 'application/json');
+function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null): void {
+  sendJsonText(res, status, JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }), headers, 'application/json');
 }
+
+/** The id of a single request, to answer its error with (null for a batch, a notification or a bad id). */
+const requestIdOf = (raw: unknown): string | number | null => {
+  const id = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as { id?: unknown }).id : null;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+};
 
 const isInitialize = (m: JSONRPCMessage): boolean => 'method' in m && m.method === 'initialize' && 'id' in m;
 
@@ -226,6 +234,7 @@ export class StreamableHttpEndpoint {
     } catch {
       return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
     }
+    if (depthWithin(raw, this.opts.maxJsonDepth) === null) return rpcError(res, 400, -32602, `Invalid params: ${new JsonTooDeepError(this.opts.maxJsonDepth).message}`, {}, requestIdOf(raw));
     const refused = this.opts.refuse?.(req, raw);
     if (refused) return sendJsonText(res, refused.status, refused.body, refused.headers, 'application/json');
     const { modern } = this.opts;

@@ -18,6 +18,7 @@ export const CHAT_TOOL = 'chat_completion';
 export interface ChatEndpointOptions {
   trustProxy: boolean;
   maxBodyBytes: number;
+  maxJsonDepth: number;
   /** The tool that answers (default the free tier's; the commercial listener's is metered to a revenue key). */
   tool?: string;
 }
@@ -73,7 +74,7 @@ export function mountChat(router: Router, registry: Registry, opts: ChatEndpoint
       if (!res.writableFinished) abort.abort();
     });
     try {
-      const body = await readJsonBody(req, opts.maxBodyBytes);
+      const body = await readJsonBody(req, opts.maxBodyBytes, opts.maxJsonDepth);
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new GatewayError('bad_request', 'The body must be a JSON object: an OpenAI chat completion request with model and messages.');
       }

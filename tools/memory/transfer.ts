@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
+import { depthWithin, JsonTooDeepError } from '../../src/json-depth.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { FileResult } from '../../src/registry/types.js';
 import { zodIssuesToDetail } from '../../src/registry/registry.js';
@@ -88,6 +89,10 @@ export const memoryImport = defineTool({
         obj = JSON.parse(l);
       } catch {
         throw new GatewayError('validation_error', `Line ${i + 1} is not JSON.`, { detail: [{ loc: ['jsonl', i], msg: 'not JSON', type: 'json_invalid' }] });
+      }
+      if (depthWithin(obj, ctx.config.maxJsonDepth) === null) {
+        const msg = new JsonTooDeepError(ctx.config.maxJsonDepth).message;
+        throw new GatewayError('validation_error', `Line ${i + 1}: ${msg}`, { detail: [{ loc: ['jsonl', i], msg, type: 'json_too_deep' }] });
       }
       const p = Line.safeParse(obj);
       if (!p.success) throw new GatewayError('validation_error', `Line ${i + 1} does not fit the export format.`, { detail: zodIssuesToDetail(p.error, obj).map((d) => ({ ...d, loc: ['jsonl', i, ...d.loc] })) });

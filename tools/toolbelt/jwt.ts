@@ -1,13 +1,14 @@
 // jwt_decode: reads the header and claims of a JWS compact token WITHOUT verifying it, for debugging and
 // for agents that need to see what a token says (expiry, audience) before using it.
 import { z } from 'zod';
+import { depthWithin, JsonTooDeepError } from '../../src/json-depth.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { decodeBase64Strict, invalid, PURE, TOOLBELT_BASE } from './common.js';
 
 const MAX_TOKEN = 64 * 1024;
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
-function jsonPart(part: string, what: 'header' | 'payload'): Record<string, unknown> {
+function jsonPart(part: string, what: 'header' | 'payload', maxDepth: number): Record<string, unknown> {
   const bytes = decodeBase64Strict(part, 'url', 'token');
   let value: unknown;
   try {
@@ -15,6 +16,7 @@ function jsonPart(part: string, what: 'header' | 'payload'): Record<string, unkn
   } catch {
     throw invalid('token', `The ${what} is not base64url-encoded UTF-8 JSON.`);
   }
+  if (depthWithin(value, maxDepth) === null) throw invalid('token', `The ${what}: ${new JsonTooDeepError(maxDepth).message}`);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('token', `The ${what} must be a JSON object.`);
   return value as Record<string, unknown>;
 }
@@ -48,8 +50,8 @@ export const jwtDecode = defineTool({
     const parts = token.split('.');
     if (parts.length === 5) throw invalid('token', 'This is an encrypted JWE (5 parts); its claims cannot be read without the key.');
     if (parts.length !== 3) throw invalid('token', `A JWT has 3 dot-separated parts; this has ${parts.length}.`);
-    const header = jsonPart(parts[0]!, 'header');
-    const payload = jsonPart(parts[1]!, 'payload');
+    const header = jsonPart(parts[0]!, 'header', ctx.config.maxJsonDepth);
+    const payload = jsonPart(parts[1]!, 'payload', ctx.config.maxJsonDepth);
     const signature = parts[2]!;
     if (signature !== '') decodeBase64Strict(signature, 'url', 'token');
     const nowS = ctx.clock.now() / 1000;
