@@ -47,7 +47,7 @@ const EnvSchema = z.object({
   }),
   GATEWAY_MCP_TOOLSETS: list,
   GATEWAY_MAX_BODY_BYTES: positiveInt.default(8 * 1024 * 1024),
-  GATEWAY_MAX_JSON_DEPTH: positiveInt.min(8).max(1000).default(64),
+  GATEWAY_MAX_JSON_DEPTH: positiveInt.min(8).max(256).default(64),
   GATEWAY_MCP_MAX_SESSIONS: positiveInt.default(1000),
   GATEWAY_MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
   GATEWAY_MCP_PAGE_SIZE: positiveInt.max(1000).default(100),
