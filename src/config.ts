@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   GATEWAY_RETAIN_NOTIFICATIONS_DAYS: retentionDays.default(90),
   GATEWAY_A2A_INTERRUPTED_HOURS: z.coerce.number().int().min(1).max(168).default(1),
   GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE: positiveInt.max(100_000).default(60),
+  GATEWAY_A2A_ANONYMOUS_MAX_MESSAGE_BYTES: positiveInt.min(1024).default(16 * 1024),
+  GATEWAY_RETAIN_A2A_ANONYMOUS_HOURS: z.coerce.number().int().min(1).max(168).default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GATEWAY_EGRESS_ALLOW: list.transform((entries, ctx) => {
     try {
@@ -130,7 +132,7 @@ export interface Config {
    * A2A task limits (docs/decisions/a2a-abandoned-tasks.md): how long a task may stay in input-required or
    * auth-required before it ends as failed, and the sends per minute one client address may make without credentials.
    */
-  a2a: { interruptedMs: number; anonymousSendsPerMinute: number };
+  a2a: { interruptedMs: number; anonymousSendsPerMinute: number; anonymousMaxMessageBytes: number; anonymousRetainMs: number };
   logLevel: string;
   egressAllow: string[];
   mcpToolsets: string[];
@@ -287,7 +289,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhook_deliveries: e.GATEWAY_RETAIN_DELIVERIES_DAYS,
       notifications: e.GATEWAY_RETAIN_NOTIFICATIONS_DAYS,
     },
-    a2a: { interruptedMs: e.GATEWAY_A2A_INTERRUPTED_HOURS * 3600_000, anonymousSendsPerMinute: e.GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE },
+    a2a: {
+      interruptedMs: e.GATEWAY_A2A_INTERRUPTED_HOURS * 3600_000,
+      anonymousSendsPerMinute: e.GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE,
+      anonymousMaxMessageBytes: e.GATEWAY_A2A_ANONYMOUS_MAX_MESSAGE_BYTES,
+      anonymousRetainMs: e.GATEWAY_RETAIN_A2A_ANONYMOUS_HOURS * 3600_000,
+    },
     logLevel: e.LOG_LEVEL,
     egressAllow: e.GATEWAY_EGRESS_ALLOW,
     mcpToolsets: e.GATEWAY_MCP_TOOLSETS,

@@ -10,7 +10,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Config, RetentionDays } from './config.js';
 import { expireInterruptedTasks } from './store/a2a-tasks.js';
 import type { Db } from './store/db.js';
-import { pruneChunk, RETAINED_RECORDS, type RetainedRecord } from './store/retention.js';
+import { pruneAnonymousTasks, pruneChunk, RETAINED_RECORDS, type RetainedRecord } from './store/retention.js';
 import { Ticker, type Worker } from './workers.js';
 
 const DAY_MS = 86_400_000;
@@ -71,8 +71,8 @@ export async function pruneRecords(
 }
 
 /**
- * Ends (as failed) every A2A task left in input-required or auth-required for longer than `interruptedMs`, as of the
- * time its wait ran out; returns how many.
+ * Ends (as failed) every A2A task left in input-required or auth-required, or left submitted or working by a stopped
+ * process, for longer than `interruptedMs`, as of the time its wait ran out; returns how many.
  */
 export async function expireA2aTasks(db: Db, now: number, interruptedMs: number, signal?: AbortSignal, batch = new BatchSize()): Promise<number> {
   const hours = Math.round((interruptedMs / 3600_000) * 100) / 100;
@@ -85,6 +85,7 @@ export async function expireA2aTasks(db: Db, now: number, interruptedMs: number,
         limit,
         authText: `This task waited ${waited} for credentials or payment and has expired. Send the message again, as a new task, with them: X-API-Key (a free key: POST /keys/issue), Authorization: Bearer <agent secret>, or an x402 PAYMENT-SIGNATURE.`,
         inputText: `This task waited ${waited} for the input it asked for and has expired. Send a new message to start again.`,
+        stoppedText: `This task's work stopped without an answer (the gateway was restarted while it ran) and it has expired after ${waited}. Send the message again to start it anew.`,
       }),
     batch,
     signal,
@@ -101,6 +102,8 @@ export interface SweepResult {
 export async function sweep(db: Db, now: number, config: Pick<Config, 'retention' | 'a2a'>, signal?: AbortSignal, batch = new BatchSize()): Promise<SweepResult> {
   const expired = await expireA2aTasks(db, now, config.a2a.interruptedMs, signal, batch);
   const deleted = await pruneRecords(db, now, config.retention, signal, batch);
+  const anonymous = await inBatches((size) => pruneAnonymousTasks(db, now - config.a2a.anonymousRetainMs, size), batch, signal);
+  if (anonymous > 0) deleted.a2a_tasks = (deleted.a2a_tasks ?? 0) + anonymous;
   return { expired, deleted };
 }
 

@@ -45,6 +45,7 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
     clock: d.clock,
     log: d.log,
     anonymousSendsPerMinute: d.config.a2a.anonymousSendsPerMinute,
+    anonymousMaxMessageBytes: d.config.a2a.anonymousMaxMessageBytes,
     rateWindowKeys: d.config.caches.rateWindowKeys,
   });
   const follower = new DurableFollower(service, d.registry, d.db, d.log);

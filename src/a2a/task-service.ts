@@ -28,6 +28,8 @@ export interface TaskServiceDeps {
   log: Logger;
   /** Messages one client address may send a minute without credentials (GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE). */
   anonymousSendsPerMinute: number;
+  /** The largest message (its JSON, in bytes) a caller without credentials may send (GATEWAY_A2A_ANONYMOUS_MAX_MESSAGE_BYTES). */
+  anonymousMaxMessageBytes: number;
   /** Client addresses the in-process window tracks on SQLite (GATEWAY_RATE_WINDOW_KEYS). */
   rateWindowKeys?: number;
 }
@@ -154,6 +156,21 @@ export class TaskService {
     return !!key && (await this.d.registry.services.keys.resolve(key)) !== null;
   }
 
+  /**
+   * A message without credentials is a question, kept an hour as its task: past a few kilobytes (a document to work
+   * on) it needs credentials, so that nobody can store megabytes for nothing. Refused before the rate window counts it.
+   */
+  private checkAnonymousSize(message: MessageSend['message']): void {
+    const limit = this.d.anonymousMaxMessageBytes;
+    const size = Buffer.byteLength(JSON.stringify(message));
+    if (size <= limit) return;
+    throw new RpcError(
+      RPC.INVALID_PARAMS,
+      `Invalid params: message: ${size} bytes; without credentials a message may be at most ${limit} bytes. Send X-API-Key (a free key: POST /keys/issue) or Authorization: Bearer <agent secret> to send larger ones.`,
+      { code: 'payload_too_large', status: 413, limit, size },
+    );
+  }
+
   /** Counts a send without credentials against its client address's minute; refuses it (-32000, 429) past the limit. */
   private async takeAnonymous(caller: Caller): Promise<void> {
     const wait = await this.anonymous.take(this.d.registry.services.clientKey(caller.credentials.ip));
@@ -174,7 +191,10 @@ export class TaskService {
   async send(p: MessageSend, caller: Caller, mode: SendMode, listen?: (taskId: string) => void, signal?: AbortSignal): Promise<Task | Message> {
     const calls = this.check(p);
     const anonymous = !(await this.authenticated(caller));
-    if (anonymous) await this.takeAnonymous(caller);
+    if (anonymous) {
+      this.checkAnonymousSize(p.message);
+      await this.takeAnonymous(caller);
+    }
     const { task, existing } = await this.openTask(p, caller);
     // A new message without credentials is shown nothing before its work is done: its answer may be a Message
     // rather than a task. A background send answers with the task at once, so it is stored first as always.

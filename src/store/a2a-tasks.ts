@@ -53,23 +53,26 @@ export async function updateOpenTask(q: Queryable, t: TaskWrite): Promise<boolea
 }
 
 /**
- * The interrupted states (the next move is the client's: credentials, payment or an answer), of a task that waits
- * for no job or handoff: such a task expires (issue 42). One waiting for durable work ends with that work instead.
+ * A task that waits for no job or handoff and is not finished expires (issue 42): in input-required or
+ * auth-required the next move is the client's (credentials, payment or an answer); in submitted or working it is
+ * the gateway's own in-process work, which ends in seconds or minutes unless the process running it stopped. One
+ * waiting for durable work ends with that work instead. (Migration 043's partial index holds exactly these rows.)
  */
-const LEFT_WAITING = "state IN ('input-required', 'auth-required') AND waiting_ref IS NULL";
+const LEFT_WAITING = "state IN ('submitted', 'working', 'input-required', 'auth-required') AND waiting_ref IS NULL";
 
 export interface Expiry {
   now: number;
   /** How long (ms) a task may wait for the client; it ends at the time it started waiting plus this. */
   afterMs: number;
-  /** The reply's sentence for a task that was in auth-required, and for one in input-required. */
+  /** The reply's sentence for a task that was in auth-required, in input-required, and in submitted or working. */
   authText: string;
   inputText: string;
+  stoppedText: string;
   limit: number;
 }
 
 /**
- * Ends at most `limit` tasks that have waited in input-required or auth-required for longer than `afterMs`: state
+ * Ends at most `limit` tasks left in one of those states (LEFT_WAITING) for longer than `afterMs`: state
  * failed, with an agent message saying why as the status message and the last message of the history. The task ends
  * when its wait ran out (its `updated_at` plus `afterMs`), whenever the sweep sees it: that is its status timestamp
  * and its new `updated_at`, from which retention counts, so a sweep after a long stop ends and prunes old tasks at
@@ -93,7 +96,7 @@ export async function expireInterruptedTasks(db: Pick<Db, 'run' | 'dialect'>, e:
   // The agent's message, as JSON text: every value a client could have chosen (the context id) is quoted by the database.
   const message =
     `'{"kind":"message","messageId":' || ${quote("'expired-' || id")} || ',"role":"agent","parts":[{"kind":"text","text":' || ` +
-    `CASE state WHEN 'auth-required' THEN ?3 ELSE ?4 END || '},{"kind":"data","data":{"reason":"expired","state":' || ${quote('state')} || ` +
+    `CASE state WHEN 'auth-required' THEN ?3 WHEN 'input-required' THEN ?4 ELSE ?7 END || '},{"kind":"data","data":{"reason":"expired","state":' || ${quote('state')} || ` +
     `',"waitedSeconds":' || ?5 || '}}],"taskId":' || ${quote('id')} || ',"contextId":' || ${quote('context_id')} || '}'`;
   const r = await db.run(
     `UPDATE a2a_tasks SET
@@ -106,7 +109,7 @@ export async function expireInterruptedTasks(db: Pick<Db, 'run' | 'dialect'>, e:
          ? `id = ANY(ARRAY(SELECT id FROM a2a_tasks WHERE ${LEFT_WAITING} AND updated_at < ?1 ORDER BY updated_at LIMIT ?6 FOR UPDATE SKIP LOCKED))`
          : `id IN (SELECT id FROM a2a_tasks WHERE ${LEFT_WAITING} AND updated_at < ?1 ORDER BY updated_at LIMIT ?6) AND ${LEFT_WAITING} AND updated_at < ?1`
      }`,
-    [e.now - e.afterMs, e.afterMs, JSON.stringify(e.authText), JSON.stringify(e.inputText), String(Math.round(e.afterMs / 1000)), e.limit],
+    [e.now - e.afterMs, e.afterMs, JSON.stringify(e.authText), JSON.stringify(e.inputText), String(Math.round(e.afterMs / 1000)), e.limit, JSON.stringify(e.stoppedText)],
   );
   return r.changes;
 }

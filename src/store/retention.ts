@@ -1,7 +1,7 @@
 // SQL of the retention of per-request records (src/retention.ts, docs/decisions/retention.md): which rows of each
 // kind are finished, and their deletion in bounded chunks. The same statements on SQLite and PostgreSQL; each
 // rule has a partial index of the same condition (migration 030), so a chunk reads only what it deletes.
-import type { Queryable } from './db.js';
+import type { Db } from './db.js';
 
 /** The records kept for a while after they are finished, and what "finished before" means for each. */
 const RULES = {
@@ -15,8 +15,24 @@ const RULES = {
 export type RetainedRecord = keyof typeof RULES;
 export const RETAINED_RECORDS = Object.keys(RULES) as RetainedRecord[];
 
-/** Deletes at most `limit` records of `kind` finished before `before` (ms); returns how many. */
-export async function pruneChunk(q: Queryable, kind: RetainedRecord, before: number, limit: number): Promise<number> {
-  const r = await q.run(`DELETE FROM ${kind} WHERE id IN (SELECT id FROM ${kind} WHERE ${RULES[kind]} LIMIT ?)`, [before, limit]);
+/** A finished A2A task of a caller without credentials: nobody can list it, and it is kept hours, not days. */
+const ANONYMOUS_TASKS = `agent_id IS NULL AND ${RULES.a2a_tasks}`;
+
+/**
+ * The DELETE of at most `limit` rows of `table` matching `where`. On PostgreSQL the ids are an array made once
+ * (= ANY(ARRAY(…))), found by primary key: an IN over the LIMIT subquery may be planned as a semi-join that reads
+ * the whole partial index for each chunk, or reruns the subquery per row.
+ */
+async function deleteChunk(db: Pick<Db, 'run' | 'dialect'>, table: string, where: string, before: number, limit: number): Promise<number> {
+  const ids = `SELECT id FROM ${table} WHERE ${where} LIMIT ?`;
+  const r = await db.run(db.dialect === 'postgres' ? `DELETE FROM ${table} WHERE id = ANY(ARRAY(${ids}))` : `DELETE FROM ${table} WHERE id IN (${ids})`, [before, limit]);
   return r.changes;
 }
+
+/** Deletes at most `limit` records of `kind` finished before `before` (ms); returns how many. */
+export const pruneChunk = (db: Pick<Db, 'run' | 'dialect'>, kind: RetainedRecord, before: number, limit: number): Promise<number> =>
+  deleteChunk(db, kind, RULES[kind], before, limit);
+
+/** Deletes at most `limit` finished anonymous A2A tasks finished before `before` (ms). */
+export const pruneAnonymousTasks = (db: Pick<Db, 'run' | 'dialect'>, before: number, limit: number): Promise<number> =>
+  deleteChunk(db, 'a2a_tasks', ANONYMOUS_TASKS, before, limit);

@@ -95,6 +95,32 @@ describe('an unpaid question without credentials', () => {
   });
 });
 
+describe('a large message without credentials', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway({ env: { GATEWAY_A2A_ANONYMOUS_MAX_MESSAGE_BYTES: '4096' } });
+  });
+  afterAll(async () => gw.cleanup());
+
+  it('is refused before any work on both bindings, stores nothing, and passes with a key', async () => {
+    const big = `what is the word count of ${'lorem ipsum '.repeat(400)}`;
+    const before = await rows(gw);
+    const refused = await rpc(gw.url, 'message/send', userText(big));
+    expect(refused.body.error).toMatchObject({ code: -32602, data: { code: 'payload_too_large', status: 413, limit: 4096 } });
+    expect(refused.body.error.message).toMatch(/at most 4096 bytes.*X-API-Key/);
+    const overRest = await rest(gw, '/message:send', v1Text(big), V1);
+    expect(overRest.status).toBe(400);
+    expect(overRest.json().error.status).toBe('INVALID_ARGUMENT');
+    expect(await rows(gw)).toBe(before);
+
+    const key = (await api(gw.url, 'POST', '/keys/issue', { body: { email: 'a2a-big@example.com' } })).body.key;
+    const keyed = await rpc(gw.url, 'message/send', userText(big), { 'x-api-key': key });
+    expect(keyed.body.result?.kind).toBe('task');
+    // A question of ordinary size without credentials still gets its answer.
+    expect((await rpc(gw.url, 'message/send', userText('what can you do?'))).body.result.kind).toBe('task');
+  });
+});
+
 describe('a task left waiting for the client', () => {
   let gw: TestGateway;
   beforeAll(async () => {
@@ -131,11 +157,15 @@ describe('a task left waiting for the client', () => {
     await eventually(async () => expect(listening.ended()).toBe(true));
     expect(listening.events.at(-1).result).toMatchObject({ kind: 'status-update', final: true, status: { state: 'failed' } });
 
-    gw.clock.advance(7 * DAY - 2);
+    // The anonymous task goes an hour after it ended (GATEWAY_RETAIN_A2A_ANONYMOUS_HOURS), the agent's after 7 days.
+    gw.clock.advance(HOUR);
+    expect((await sweepNow(gw)).deleted).toEqual({ a2a_tasks: 1 });
+    expect((await rpc(gw.url, 'tasks/get', { id: queued.id })).body.error.code).toBe(-32001);
+    gw.clock.advance(7 * DAY - HOUR - 2);
     expect((await sweepNow(gw)).deleted).toEqual({});
     gw.clock.advance(2);
-    expect((await sweepNow(gw)).deleted).toEqual({ a2a_tasks: 2 });
-    expect((await rpc(gw.url, 'tasks/get', { id: queued.id })).body.error.code).toBe(-32001);
+    expect((await sweepNow(gw)).deleted).toEqual({ a2a_tasks: 1 });
+    expect((await rpc(gw.url, 'GetTask', { id: owned.id }, { ...V1, ...agent })).body.error.code).toBe(-32001);
   });
 
   it('the issue’s reproduction: 500 abandoned tasks backdated 3 days are gone after a restart with GATEWAY_RETAIN_A2A_TASKS_DAYS=1', async () => {
@@ -261,10 +291,10 @@ describe('a flood of unpaid anonymous sends', () => {
     console.log(`[${gw.gateway.db.dialect}] 10,000 anonymous unpaid sends in ${(took / 1000).toFixed(1)} s: ${JSON.stringify(counts)}; ${stored} tasks stored; store grew ${(grown / 1e6).toFixed(2)} MB`);
     expect(grown).toBeLessThan(4e6);
 
-    // After the expiry (1 h) they are failed; after the retention that follows (7 days), gone.
+    // After the expiry (1 h) they are failed; an hour after that (GATEWAY_RETAIN_A2A_ANONYMOUS_HOURS), gone.
     gw.clock.advance(HOUR + 1);
     expect((await sweepNow(gw)).expired).toBe(200);
-    gw.clock.advance(7 * DAY);
+    gw.clock.advance(HOUR);
     expect((await sweepNow(gw)).deleted).toEqual({ a2a_tasks: 200 });
     expect(await rows(gw)).toBe(before);
   }, 180_000);

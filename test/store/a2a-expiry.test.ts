@@ -50,11 +50,16 @@ onEachStore('A2A tasks left waiting for the client', (db) => {
     await insert(db(), { id: 'input-old', state: 'input-required', at: NOW - 5 * HOUR });
     await insert(db(), { id: 'auth-young', state: 'auth-required', at: NOW - HOUR + 1 });
     await insert(db(), { id: 'handoff-old', state: 'input-required', at: NOW - 30 * DAY, waiting: 'h-1' });
-    await insert(db(), { id: 'working-old', state: 'working', at: NOW - 30 * DAY });
+    // Left working or submitted by a process that stopped (no job or handoff will finish it): it expires too;
+    // working for a job or handoff, or working for less than the hour, it is left alone.
+    await insert(db(), { id: 'working-old', state: 'working', at: NOW - 3 * HOUR });
+    await insert(db(), { id: 'submitted-old', state: 'submitted', at: NOW - 2 * HOUR });
+    await insert(db(), { id: 'working-young', state: 'working', at: NOW - HOUR + 1 });
+    await insert(db(), { id: 'working-handoff', state: 'working', at: NOW - 30 * DAY, waiting: 'h-2' });
     await insert(db(), { id: 'done-old', state: 'completed', at: NOW - 30 * DAY });
     await insert(db(), { id: 'weird-old', state: 'auth-required', at: NOW - 2 * HOUR, context: weird, history: [] });
 
-    expect(await expireA2aTasks(db(), NOW, HOUR)).toBe(3);
+    expect(await expireA2aTasks(db(), NOW, HOUR)).toBe(5);
     // A second sweep finds nothing more.
     expect(await expireA2aTasks(db(), NOW, HOUR)).toBe(0);
 
@@ -79,11 +84,21 @@ onEachStore('A2A tasks left waiting for the client', (db) => {
     expect(JSON.parse(odd.status).message.contextId).toBe(weird);
     expect(JSON.parse(odd.history)).toEqual([JSON.parse(odd.status).message]);
 
-    for (const [id, state] of [['auth-young', 'auth-required'], ['handoff-old', 'input-required'], ['working-old', 'working'], ['done-old', 'completed']]) {
+    for (const id of ['working-old', 'submitted-old']) {
+      const stopped = (await row(db(), id))!;
+      expect(stopped.state, id).toBe('failed');
+      const message = JSON.parse(stopped.status).message;
+      expect(message.parts[0].text).toMatch(/work stopped without an answer .* has expired after 1 h/);
+      expect(message.parts[1].data.state).toBe(id === 'working-old' ? 'working' : 'submitted');
+    }
+    expect(Number((await row(db(), 'working-old'))!.updated_at)).toBe(NOW - 2 * HOUR);
+
+    for (const [id, state] of [['auth-young', 'auth-required'], ['handoff-old', 'input-required'], ['working-young', 'working'], ['working-handoff', 'working'], ['done-old', 'completed']]) {
       expect((await row(db(), id))!.state, id).toBe(state);
     }
-    expect(await expireA2aTasks(db(), NOW + 2, HOUR)).toBe(1);
+    expect(await expireA2aTasks(db(), NOW + 2, HOUR)).toBe(2);
     expect((await row(db(), 'auth-young'))!.state).toBe('failed');
+    expect((await row(db(), 'working-young'))!.state).toBe('failed');
   });
 
   it('a task continued before the sweep is not ended; sweeps running at once end each task once', async () => {
@@ -123,7 +138,7 @@ onEachStore('A2A tasks left waiting for the client', (db) => {
     const times: string[] = [];
     batch.next = (ms) => (sizes.push(batch.size), times.push(`${batch.size}:${ms.toFixed(1)}`), next(ms));
     const t0 = performance.now();
-    const result = await sweep(db(), NOW, { retention: { a2a_tasks: 7, jobs: 30, webhook_deliveries: 30, notifications: 90 }, a2a: { interruptedMs: HOUR, anonymousSendsPerMinute: 60 } }, undefined, batch);
+    const result = await sweep(db(), NOW, { retention: { a2a_tasks: 7, jobs: 30, webhook_deliveries: 30, notifications: 90 }, a2a: { interruptedMs: HOUR, anonymousSendsPerMinute: 60, anonymousMaxMessageBytes: 16384, anonymousRetainMs: 7 * DAY } }, undefined, batch);
     const took = performance.now() - t0;
     // The expired ones ended 8 days less an hour ago: past the 7 days, so they go in the same sweep.
     expect(result.expired).toBe(1000);
@@ -136,6 +151,28 @@ onEachStore('A2A tasks left waiting for the client', (db) => {
     console.log(`[${db().dialect}] swept 3,000 tasks (1 KB each) in ${took.toFixed(0)} ms: ${sizes.length} statements, sizes ${[...new Set(sizes)].join('/')}, longest ${batch.longestMs.toFixed(1)} ms; ${times.join(" ")}`);
   });
 });
+
+onEachStore('A2A tasks of callers without credentials', (db) => {
+  it('are deleted an hour after they finish; an agent\'s tasks are kept for the days of their retention', async () => {
+    await insert(db(), { id: 'anon-done-old', state: 'completed', at: NOW - HOUR - 1 });
+    await insert(db(), { id: 'anon-done-young', state: 'completed', at: NOW - HOUR + 1000 });
+    await insert(db(), { id: 'anon-open', state: 'working', at: NOW - HOUR + 1000, waiting: 'h-3' });
+    await insert(db(), { id: 'owned-done', state: 'completed', at: NOW - 3 * DAY });
+    await db().run("UPDATE a2a_tasks SET agent_id = ? WHERE id = 'owned-done'", [await someAgent(db())]);
+    const config = { retention: { a2a_tasks: 7, jobs: 30, webhook_deliveries: 30, notifications: 90 }, a2a: { interruptedMs: HOUR, anonymousSendsPerMinute: 60, anonymousMaxMessageBytes: 16384, anonymousRetainMs: HOUR } };
+    const result = await sweep(db(), NOW, config);
+    expect(result.deleted.a2a_tasks).toBe(1);
+    expect(await row(db(), 'anon-done-old')).toBeUndefined();
+    for (const id of ['anon-done-young', 'anon-open', 'owned-done']) expect(await row(db(), id), id).toBeDefined();
+  });
+});
+
+/** An agent row for a task to belong to. */
+async function someAgent(db: Db): Promise<string> {
+  const id = 'agent-of-owned-task';
+  await db.run("INSERT INTO agents (id, handle, secret_hash, created_at) VALUES (?, 'owned-task-agent', 'x', ?)", [id, NOW]);
+  return id;
+}
 
 describe('batch size', () => {
   it('doubles while statements are quick, halves when one is slow, within its bounds', () => {
