@@ -34,6 +34,7 @@ beforeAll(async () => {
     if (req.url === '/robots.txt') return void res.writeHead(404).end();
     if (req.url === '/product') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PRODUCT);
     if (req.url === '/press') return void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(PRESS);
+    if (req.url === '/store') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(STORE_MICRODATA);
     res.writeHead(404).end('not here');
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
@@ -193,7 +194,16 @@ describe('extraction without a model', () => {
     };
     await bad({ source: 'x', schema: { price: 'float' } }, ['body', 'schema', 'price']);
     await bad({ source: 'x', schema: {} }, ['body', 'schema']);
-    await bad({ source: 'x', schema: { type: 'object', properties: { address: { type: 'object', properties: { city: { type: 'string' } } } } } }, ['body', 'schema', 'properties', 'address']);
+    // Nested schemas are accepted; a nested one that is invalid is refused where it is wrong.
+    await bad({ source: 'x', schema: { type: 'object', properties: { address: { type: 'object' } } } }, ['body', 'schema', 'properties', 'address']);
+    await bad({ source: 'x', schema: { type: 'object', properties: { address: { type: 'object', properties: { city: { type: 'string', minLength: 'two' } } } } } }, ['body', 'schema', 'properties', 'address', 'properties', 'city']);
+    await bad({ source: 'x', schema: { type: 'object', properties: { offers: { type: 'array', items: { type: 'object', properties: { price: { type: 'money' } } } } } } }, ['body', 'schema', 'properties', 'offers', 'items', 'properties', 'price']);
+    await bad({ source: 'x', schema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'array', items: { type: 'string' } } } } } }, ['body', 'schema', 'properties', 'tags']);
+    await bad({ source: 'x', schema: { offers: [{ price: 'float' }] } }, ['body', 'schema', 'offers', 0, 'price']);
+    // Bounded: six levels of objects, 200 fields in all.
+    await bad({ source: 'x', schema: { a: { b: { c: { d: { e: { f: { g: 'string' } } } } } } } }, ['body', 'schema', 'a', 'b', 'c', 'd', 'e', 'f']);
+    const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}`, 'string']));
+    await bad({ source: 'x', schema: { a: fifty, b: fifty, c: fifty, d: fifty } }, ['body', 'schema', 'd']);
     await bad({ source: 'x', schema: { type: 'object', properties: { n: { type: 'string', minLength: 'two' } } } }, ['body', 'schema', 'properties', 'n']);
     await bad({ source: 'x', source_type: 'pdf', schema: { a: 'string' } }, ['body', 'source_type']);
     await bad({ source: '', schema: { a: 'string' } }, ['body', 'source']);
@@ -217,6 +227,89 @@ describe('extraction without a model', () => {
     expect(done.status).toBe(200);
     expect((await api(rules.apiUrl, 'GET', `/orders/${done.body.order_id}`, { headers: key(other) })).status).toBe(404);
     expect((await api(rules.apiUrl, 'GET', `/orders/${done.body.order_id}`, { headers: key(owner) })).status).toBe(200);
+  });
+});
+
+const STORE_MICRODATA = `<!doctype html><html><head><title>Northwind Outfitters</title></head><body>
+<div itemscope itemtype="https://schema.org/Store">
+  <h1 itemprop="name">Northwind Outfitters</h1>
+  <div itemprop="address" itemscope itemtype="https://schema.org/PostalAddress">
+    <span itemprop="streetAddress">12 Harbour Road</span>, <span itemprop="addressLocality">Portsmouth</span>
+  </div>
+  <div itemprop="makesOffer" itemscope itemtype="https://schema.org/Offer">
+    <span itemprop="name">Trail Runner 2</span> <span itemprop="price" content="119.99">$119.99</span> <img itemprop="image" src="/img/tr2.jpg" alt="">
+  </div>
+  <div itemprop="makesOffer" itemscope itemtype="https://schema.org/Offer">
+    <span itemprop="name">Summit Jacket</span> <meta itemprop="price" content="249.00">
+  </div>
+</div></body></html>`;
+
+const EVENT_RDFA = `<!doctype html><html><body>
+<div vocab="https://schema.org/" typeOf="Event">
+  <span property="name">Harbour Jazz Night</span>
+  <time property="startDate" datetime="2026-07-04T19:30">4 July, 7.30 pm</time>
+  <div property="location" typeof="Place"><span property="name">Quay Hall</span>
+    <div property="address" typeof="PostalAddress"><span property="addressLocality">Portsmouth</span></div>
+  </div>
+  <div property="performer" typeof="MusicGroup"><span property="name">The Tide</span></div>
+  <div property="performer" typeof="Person"><span property="name">Ana Ruiz</span></div>
+</div></body></html>`;
+
+describe('nested schemas', () => {
+  it('fills an object and a list of objects from microdata, URLs resolved against the page', async () => {
+    const k = await account(rules, 'nested-md@example.com', 10_000_000);
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        address: { type: 'object', properties: { streetAddress: { type: 'string' }, addressLocality: { type: 'string' } } },
+        makesOffer: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, image: { type: 'string', format: 'uri' } } } },
+      },
+    };
+    const r = await api(rules.apiUrl, 'POST', '/extract', { body: { source: `${siteUrl}/store`, source_type: 'url', schema }, headers: key(k) });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({
+      name: 'Northwind Outfitters',
+      address: { streetAddress: '12 Harbour Road', addressLocality: 'Portsmouth' },
+      makesOffer: [
+        { name: 'Trail Runner 2', price: 119.99, image: `${siteUrl}/img/tr2.jpg` },
+        { name: 'Summit Jacket', price: 249, image: null },
+      ],
+    });
+    expect(r.body.missing).toEqual([]);
+    expect(r.body.sources).toMatchObject({ name: { source: 'microdata', key: 'name' }, address: { source: 'microdata', key: 'address', confidence: 0.9 }, makesOffer: { source: 'microdata', key: 'makesOffer' } });
+    // The same as a hint: an object of fields, and a list written [{…}].
+    const hint = await api(rules.apiUrl, 'POST', '/extract', { body: { source: STORE_MICRODATA, source_type: 'html', schema: { address: { addressLocality: 'string' }, makesOffer: [{ price: 'money' }] } }, headers: key(k) });
+    expect(hint.status).toBe(200);
+    expect(hint.body.data).toEqual({ address: { addressLocality: 'Portsmouth' }, makesOffer: [{ price: 119.99 }, { price: 249 }] });
+  });
+
+  it('fills nested objects, @type included, from RDFa (attribute names in any case); a schema nothing fills gives null', async () => {
+    const k = await account(rules, 'nested-rdfa@example.com', 10_000_000);
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        startDate: { type: 'string' },
+        location: { type: 'object', properties: { name: { type: 'string' }, address: { type: 'object', properties: { addressLocality: { type: 'string' } } } } },
+        performer: { type: 'array', items: { type: 'object', properties: { '@type': { type: 'string' }, name: { type: 'string' } } } },
+        organizer: { type: 'object', properties: { name: { type: 'string' } } },
+      },
+    };
+    const r = await api(rules.apiUrl, 'POST', '/extract', { body: { source: EVENT_RDFA, source_type: 'html', schema }, headers: key(k) });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({
+      name: 'Harbour Jazz Night',
+      startDate: '2026-07-04T19:30',
+      location: { name: 'Quay Hall', address: { addressLocality: 'Portsmouth' } },
+      performer: [
+        { '@type': 'MusicGroup', name: 'The Tide' },
+        { '@type': 'Person', name: 'Ana Ruiz' },
+      ],
+      organizer: null,
+    });
+    expect(r.body.missing).toEqual(['organizer']);
+    expect(r.body.sources.location).toEqual({ source: 'rdfa', confidence: 0.9, key: 'location' });
   });
 });
 

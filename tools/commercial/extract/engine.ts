@@ -5,11 +5,14 @@ import { PAGE_TEXT_MAX_CHARS } from './limits.js';
 import { entityKindsFor, mapFields, type Mapped } from './map.js';
 import type { Field } from './schema.js';
 import { readPage, type Candidate } from './structured.js';
+import type { Thing } from './things.js';
 
 export interface EngineInput {
   kind: 'text' | 'html';
   body: string;
   fields: Field[];
+  /** The page's URL (a URL source's final one), against which its relative links are resolved. */
+  url?: string;
 }
 
 export interface EngineOutput extends Mapped {
@@ -21,19 +24,21 @@ export interface EngineOutput extends Mapped {
   truncated: boolean;
 }
 
-export function runEngine({ kind, body, fields }: EngineInput): EngineOutput {
+export function runEngine({ kind, body, fields, url }: EngineInput): EngineOutput {
   let text = body;
   let candidates: Candidate[] = [];
+  let things: Thing[] = [];
   let structuredChars = 0;
   let truncated = false;
   if (kind === 'html') {
-    const page = readPage(body);
+    const page = readPage(body, url);
+    things = page.things;
     candidates = page.candidates;
     structuredChars = Math.min(page.structuredChars, PAGE_TEXT_MAX_CHARS);
     const room = PAGE_TEXT_MAX_CHARS - structuredChars;
     truncated = page.text.length > room;
     text = truncated ? page.text.slice(0, room) : page.text;
   }
-  const mapped = mapFields(fields, candidates, findEntities(text, entityKindsFor(fields)));
+  const mapped = mapFields(fields, things, candidates, findEntities(text, entityKindsFor(fields)));
   return { ...mapped, text, chars: text.length + structuredChars, truncated };
 }

@@ -14,8 +14,12 @@ export const FETCH_TIMEOUT_MS = 15_000;
  * A page's text can never be longer than its bytes, and it is cut here, so this bounds what a page may cost.
  */
 export const PAGE_TEXT_MAX_CHARS = TEXT_MAX_CHARS;
-/** Most fields a schema may name. */
+/** Most fields one object of a schema may name (the top level or a nested object). */
 export const MAX_FIELDS = 50;
+/** Most fields a schema may name in all, nested ones included. */
+export const MAX_SCHEMA_FIELDS = 200;
+/** Deepest a schema may nest: a top-level field is at level 1, a field of an object field at level 2… */
+export const MAX_SCHEMA_DEPTH = 6;
 /** The model's calls: the first, and one more when its reply misses the schema. */
 export const MODEL_ATTEMPTS = 2;
 /** Completion tokens allowed for in the hold of each model call. */

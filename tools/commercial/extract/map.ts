@@ -1,10 +1,15 @@
-// Fields filled from what the engines found, by name and type: structured data first (JSON-LD, microdata,
-// OpenGraph, tables: the page says what the value is), then entities and patterns for fields whose name or type
-// says what they hold. A value is taken only when it fits the field's schema; a field nothing fits is null and
-// listed as missing, never guessed.
+// Fields filled from what the engines found, by name and type: structured data first (the record of the page's
+// items that names most fields, records.ts; then any key path of JSON-LD, microdata, RDFa, OpenGraph and tables:
+// the page says what the value is), then entities and patterns for fields whose name or type says what they
+// hold. A value is taken only when it fits the field's schema; a field nothing fits is null and listed as missing,
+// never guessed.
+import { coerce } from './coerce.js';
 import type { Entities, EntityKind, PatternKind } from './entities.js';
-import { fits, type Field, type Kind } from './schema.js';
+import { namesFor, norm } from './names.js';
+import { fillField, pickRecord } from './records.js';
+import type { Field, Kind } from './schema.js';
 import type { Candidate, StructuredSource } from './structured.js';
+import { allThings, type Thing } from './things.js';
 
 export type SourceName = StructuredSource | `entity:${EntityKind}` | 'pattern' | 'llm';
 
@@ -21,39 +26,10 @@ export interface Mapped {
   missing: string[];
 }
 
-const CONFIDENCE: Record<StructuredSource, number> = { 'json-ld': 0.95, microdata: 0.9, opengraph: 0.85, table: 0.8 };
-const ORDER: StructuredSource[] = ['json-ld', 'microdata', 'opengraph', 'table'];
-
-export const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/** Other keys that name the same thing in schema.org, OpenGraph and common tables. */
-const ALIASES: Record<string, string[]> = {
-  title: ['headline', 'name'],
-  headline: ['title', 'name'],
-  price: ['priceamount', 'offersprice', 'lowprice', 'amount'],
-  currency: ['pricecurrency', 'offerspricecurrency', 'pricecurrency'],
-  email: ['emailaddress', 'mail', 'contactpointemail'],
-  phone: ['telephone', 'tel', 'phonenumber', 'contactpointtelephone'],
-  telephone: ['phone', 'tel'],
-  url: ['website', 'homepage', 'link'],
-  website: ['url', 'homepage'],
-  company: ['organization', 'organisation', 'publisher', 'brand', 'worksfor', 'employer', 'sitename'],
-  organization: ['organisation', 'company', 'publisher', 'worksfor'],
-  organisation: ['organization', 'company', 'publisher', 'worksfor'],
-  brand: ['brandname', 'manufacturer'],
-  author: ['creator', 'authorname', 'byline'],
-  date: ['datepublished', 'publishedtime', 'publisheddate', 'startdate', 'datecreated'],
-  published: ['datepublished', 'publishedtime'],
-  description: ['summary', 'abstract'],
-  image: ['thumbnailurl', 'imageurl', 'photo'],
-  address: ['streetaddress', 'location'],
-  city: ['addresslocality', 'locality'],
-  country: ['addresscountry'],
-  location: ['address', 'addresslocality', 'place'],
-  rating: ['ratingvalue', 'aggregateratingratingvalue'],
-  sku: ['productid', 'mpn'],
-  availability: ['offersavailability'],
-};
+const CONFIDENCE: Record<StructuredSource, number> = { 'json-ld': 0.95, microdata: 0.9, rdfa: 0.9, opengraph: 0.85, table: 0.8 };
+const ORDER: StructuredSource[] = ['json-ld', 'microdata', 'rdfa', 'opengraph', 'table'];
+/** Confidence lost by a single-valued field read where several values were (the first is taken). */
+const SEVERAL = 0.2;
 
 /** What a field's name says it holds, when its type does not say. */
 const NAME_KINDS: [RegExp, Kind][] = [
@@ -76,42 +52,8 @@ export function kindOf(f: Field): Kind | undefined {
 
 const PATTERN_KINDS: Record<string, PatternKind> = { email: 'email', url: 'url', phone: 'phone' };
 
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
-}
-
-/** A found value as the field's type, or undefined when it is not one (never stretched into one). */
-export function coerce(f: Field, raw: string | number | boolean): unknown {
-  let v: unknown = raw;
-  if (f.type === 'number' || f.type === 'integer') {
-    if (typeof raw === 'string') {
-      const m = /^[^\d-]{0,6}(-?\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*([A-Za-z]{3})?\s*$/.exec(raw.trim());
-      if (!m) return undefined;
-      v = Number(m[1]!.replace(/[,\s]/g, ''));
-    }
-    if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
-  } else if (f.type === 'boolean') {
-    if (typeof raw === 'string') {
-      const s = raw.trim().toLowerCase().replace(/^https?:\/\/schema\.org\//, '');
-      v = ['true', 'yes', 'instock'].includes(s) ? true : ['false', 'no', 'outofstock'].includes(s) ? false : undefined;
-    }
-    if (typeof v !== 'boolean') return undefined;
-  } else {
-    v = typeof raw === 'string' ? raw.replace(/\s+/g, ' ').trim() : String(raw);
-    const format = f.schema.format;
-    // A date field in ISO form: a date the text spells out ("March 3, 2024") becomes 2024-03-03.
-    if ((format === 'date' || format === 'date-time') && !/^\d{4}-\d{2}-\d{2}/.test(v as string)) {
-      const d = new Date((v as string).replace(/(\d)(st|nd|rd|th)\b/g, '$1'));
-      if (Number.isNaN(d.getTime())) return undefined;
-      v = format === 'date' ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` : d.toISOString();
-    } else if (format === 'date' && typeof v === 'string') v = v.slice(0, 10);
-  }
-  return fits(f, v) ? v : undefined;
-}
-
 function fromStructured(f: Field, candidates: Candidate[]): { values: unknown[]; source: StructuredSource; key: string } | undefined {
-  const name = norm(f.name);
-  const names = [name, ...(ALIASES[name] ?? [])];
+  const names = namesFor(f.name);
   for (const source of ORDER) {
     for (const want of names) {
       const values: unknown[] = [];
@@ -150,15 +92,46 @@ function fromText(f: Field, found: Entities): { values: unknown[]; source: Sourc
 export function entityKindsFor(fields: Field[]): Set<EntityKind> {
   const out = new Set<EntityKind>();
   for (const f of fields) {
+    if (f.type === 'object') continue; // filled from structured data only
     const k = kindOf(f);
     if (k && !PATTERN_KINDS[k]) out.add(k as EntityKind);
   }
   return out;
 }
 
-export function mapFields(fields: Field[], candidates: Candidate[], found: Entities): Mapped {
+/** An object field the record lacks: the first item anywhere with a value under the field's name. */
+function fromAnyItem(f: Field, things: Thing[]): { value: unknown; source: StructuredSource; key: string; several: boolean } | undefined {
+  for (const t of things) {
+    const r = fillField(t, f);
+    if (r) return { ...r, source: t.source };
+  }
+  return undefined;
+}
+
+const round = (c: number): number => Math.round(c * 100) / 100;
+
+export function mapFields(fields: Field[], things: Thing[], candidates: Candidate[], found: Entities): Mapped {
   const out: Mapped = { data: {}, sources: {}, missing: [] };
+  const every = allThings(things);
+  const record = pickRecord(fields, every);
   for (const f of fields) {
+    const r = record && fillField(record, f);
+    if (r) {
+      out.data[f.name] = r.value;
+      out.sources[f.name] = { source: record.source, confidence: round(CONFIDENCE[record.source] - (r.several ? SEVERAL : 0)), key: r.key };
+      continue;
+    }
+    if (f.type === 'object') {
+      const o = fromAnyItem(f, every);
+      if (o) {
+        out.data[f.name] = o.value;
+        out.sources[f.name] = { source: o.source, confidence: round(CONFIDENCE[o.source] - (o.several ? SEVERAL : 0)), key: o.key };
+      } else {
+        out.data[f.name] = null;
+        out.missing.push(f.name);
+      }
+      continue;
+    }
     const s = fromStructured(f, candidates);
     if (s) {
       out.data[f.name] = f.array ? s.values : s.values[0];
@@ -170,9 +143,9 @@ export function mapFields(fields: Field[], candidates: Candidate[], found: Entit
       out.data[f.name] = f.array ? t.values : t.values[0];
       // A pattern match is what it says; an entity is the engine's reading; a scalar field with several is its first.
       let confidence = t.source === 'pattern' ? 0.9 : 0.7;
-      if (!f.array && t.several) confidence -= 0.2;
+      if (!f.array && t.several) confidence -= SEVERAL;
       if (!f.kind && norm(f.name) === 'name') confidence -= 0.1; // "name" could be a product's: a person is a guess
-      out.sources[f.name] = { source: t.source, confidence: Math.round(confidence * 100) / 100, ...(t.key ? { key: t.key } : {}) };
+      out.sources[f.name] = { source: t.source, confidence: round(confidence), ...(t.key ? { key: t.key } : {}) };
       continue;
     }
     out.data[f.name] = null;

@@ -19,10 +19,15 @@ const MODEL_CONFIDENCE = 0.8;
 /** Below this, a value the engines found (entities) gives way to the model's; structured data stays. */
 const STRUCTURED_CONFIDENCE = 0.85;
 
-const describe = (f: Field): string => `- ${f.name}: ${f.array ? `array of ${f.type}` : f.type}${f.schema.format ? ` (${String(f.schema.format)})` : ''}${f.kind ? ` [${f.kind}]` : ''}${typeof f.schema.description === 'string' ? ` — ${f.schema.description}` : ''}`;
+/** A field for the prompt: its name, type and hints; an object's fields indented below it. */
+function describe(f: Field, indent = ''): string {
+  const type = f.type === 'object' ? 'object' : f.type;
+  const line = `${indent}- ${f.name}: ${f.array ? `array of ${type}` : type}${f.schema.format ? ` (${String(f.schema.format)})` : ''}${f.kind ? ` [${f.kind}]` : ''}${typeof f.schema.description === 'string' ? ` — ${f.schema.description}` : ''}`;
+  return f.fields ? [`${line}, with:`, ...f.fields.map((s) => describe(s, `${indent}  `))].join('\n') : line;
+}
 
 function task(fields: Field[], text: string): string {
-  return `Fields:\n${fields.map(describe).join('\n')}\n\nReply with one JSON object with exactly these keys, each a value of its type or null.\n\nSource:\n"""\n${text}\n"""`;
+  return `Fields:\n${fields.map((f) => describe(f)).join('\n')}\n\nReply with one JSON object with exactly these keys, each a value of its type or null.\n\nSource:\n"""\n${text}\n"""`;
 }
 
 /** The JSON object of a reply: as sent, or inside a fenced block or surrounding words. */
@@ -50,6 +55,34 @@ function grounded(f: Field, v: unknown, source: string): boolean {
   if (typeof v !== 'string') return true;
   if (f.schema.format === 'date' || f.schema.format === 'date-time') return true;
   return source.includes(flat(v));
+}
+
+/**
+ * A value of the model's with what the source does not contain taken out: a scalar not in it becomes null, an
+ * array keeps the values in it (null when none is), an object keeps its fields so checked (null when none is left).
+ * `dropped` says whether anything was taken out.
+ */
+function keepGrounded(f: Field, v: unknown, source: string): { value: unknown; dropped: boolean } {
+  if (v === null || v === undefined) return { value: null, dropped: false };
+  if (f.array && Array.isArray(v)) {
+    const kept = v.map((x) => keepGrounded({ ...f, array: false }, x, source));
+    const values = kept.map((k) => k.value).filter((x) => x !== null);
+    return { value: values.length ? values : null, dropped: kept.some((k) => k.dropped) };
+  }
+  if (f.type === 'object' && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    let dropped = false;
+    let any = false;
+    const out: Record<string, unknown> = {};
+    for (const s of f.fields!) {
+      const k = keepGrounded(s, o[s.name] ?? null, source);
+      out[s.name] = k.value;
+      dropped ||= k.dropped;
+      any ||= k.value !== null;
+    }
+    return { value: any ? out : null, dropped };
+  }
+  return grounded(f, v, source) ? { value: v, dropped: false } : { value: null, dropped: true };
 }
 
 const validators = new WeakMap<Field[], ValidateFunction>();
@@ -105,15 +138,9 @@ export async function extractWithModel(llm: LlmSettings, fields: Field[], text: 
   const out: ModelExtraction = { data: {}, sources: {}, missing: [], dropped: [], usage, attempts };
   for (const f of fields) {
     const mine = local.sources[f.name];
-    let v = value[f.name] ?? null;
-    if (Array.isArray(v)) {
-      const kept = v.filter((x) => grounded(f, x, source));
-      if (kept.length < v.length) out.dropped.push(f.name);
-      v = kept.length ? kept : null;
-    } else if (v !== null && !grounded(f, v, source)) {
-      out.dropped.push(f.name);
-      v = null;
-    }
+    const kept = keepGrounded(f, value[f.name] ?? null, source);
+    if (kept.dropped) out.dropped.push(f.name);
+    const v = kept.value;
     if (mine && (mine.confidence >= STRUCTURED_CONFIDENCE || v === null)) {
       out.data[f.name] = local.data[f.name];
       out.sources[f.name] = mine;

@@ -40,7 +40,7 @@ async function produce(o: store.OrderRow, ctx: WorkerContext) {
     const signal = AbortSignal.timeout(TIME_BUDGET_MS);
     const fetched = input.source_type === 'url' ? await fetchSource(ctx.services.egress, input.source, ctx.clock.now(), signal) : undefined;
     const kind = fetched ? fetched.kind : input.source_type === 'html' ? 'html' : 'text';
-    const engine = await runEngineOffLoop({ kind, body: fetched ? fetched.body : input.source, fields });
+    const engine = await runEngineOffLoop({ kind, body: fetched ? fetched.body : input.source, fields, ...(fetched ? { url: fetched.finalUrl } : {}) });
     const llm = ctx.config.llm;
     const model = llm?.model ? await extractWithModel(llm, fields, engine.text, engine, signal) : undefined;
     const sourceTokens = tokensOf(engine.chars);

@@ -1,9 +1,15 @@
-// Structured data already in a page, read with a DOM (linkedom, as browse reads pages): JSON-LD, microdata,
-// OpenGraph and tables, each value a candidate named by its key path; and the page's visible text, block by
-// block, for the entity engines.
+// Structured data already in a page, read with a DOM (linkedom, as browse reads pages): the items of its JSON-LD,
+// microdata and RDFa (jsonld.ts, microdata.ts, rdfa.ts), which records.ts fills fields from; every value of them,
+// of OpenGraph and of tables as a candidate named by its key path, for fields no record has; and the page's
+// visible text, block by block, for the entity engines.
 import { parseHTML } from 'linkedom';
+import { lowerCaseAttributes, type Doc } from './dom.js';
+import { jsonLdThings } from './jsonld.js';
+import { microdataThings } from './microdata.js';
+import { rdfaThings } from './rdfa.js';
+import { isThing, labelOf, resolver, type Thing } from './things.js';
 
-export type StructuredSource = 'json-ld' | 'microdata' | 'opengraph' | 'table';
+export type StructuredSource = 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'table';
 
 export interface Candidate {
   /** The key's path, e.g. ['offers', 'price'] or ['author']. */
@@ -13,6 +19,8 @@ export interface Candidate {
 }
 
 export interface PageData {
+  /** Top-level items, JSON-LD's first, then microdata's, then RDFa's, each in document order. */
+  things: Thing[];
   candidates: Candidate[];
   /** The visible text, blocks on lines of their own. */
   text: string;
@@ -20,66 +28,46 @@ export interface PageData {
   structuredChars: number;
 }
 
-type El = { tagName: string; getAttribute(n: string): string | null; hasAttribute(n: string): boolean; textContent: string | null; childNodes: ArrayLike<unknown>; parentElement: El | null; querySelectorAll(s: string): Iterable<El> };
+
+type El = { tagName: string; getAttribute(n: string): string | null; textContent: string | null; querySelectorAll(s: string): Iterable<El> };
 
 const clean = (s: string | null | undefined): string => (s ?? '').replace(/\s+/g, ' ').trim();
 const MAX_CANDIDATES = 5000;
+/** Most items read from a page, nested ones included. */
+const MAX_THINGS = 5000;
 
-function fromJson(value: unknown, path: string[], out: Candidate[], depth = 0): void {
-  if (out.length >= MAX_CANDIDATES || depth > 8) return;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-    if (path.length && (typeof value !== 'string' || value.trim())) out.push({ path, value: typeof value === 'string' ? value.trim() : value, source: 'json-ld' });
-    return;
+/** An item's values as candidates under their key paths; a nested item also stands for its key by its label. */
+function flatten(t: Thing, path: string[], out: Candidate[], seen: Set<Thing>): void {
+  if (seen.has(t) || path.length > 16) return;
+  seen.add(t);
+  for (const type of t.types) if (path.length < 16) out.push({ path: [...path, 'type'], value: type, source: t.source });
+  for (const [key, values] of t.props) {
+    for (const v of values) {
+      if (out.length >= MAX_CANDIDATES) return;
+      const at = [...path, key];
+      if (isThing(v)) {
+        const label = labelOf(v);
+        if (label !== undefined && label !== '') out.push({ path: at, value: label, source: t.source });
+        flatten(v, at, out, seen);
+      } else if (v !== '') out.push({ path: at, value: v, source: t.source });
+    }
   }
-  if (Array.isArray(value)) {
-    for (const v of value) fromJson(v, path, out, depth + 1);
-    return;
-  }
-  if (typeof value !== 'object' || value === null) return;
-  const o = value as Record<string, unknown>;
-  // A nested thing (an author, a publisher) also stands for its parent key by its name, or its value or URL.
-  const label = o.name ?? o['@value'] ?? o.url;
-  if (path.length && (typeof label === 'string' || typeof label === 'number')) fromJson(label, path, out, depth + 1);
-  for (const [k, v] of Object.entries(o)) {
-    if (k === '@context' || k === '@id') continue;
-    if (k === '@graph') fromJson(v, path, out, depth + 1);
-    else fromJson(v, [...path, k.replace(/^@/, '')], out, depth + 1);
-  }
+  seen.delete(t);
 }
 
-function jsonLd(doc: { querySelectorAll(s: string): Iterable<El> }, out: Candidate[]): number {
+function jsonLd(doc: Doc, resolve: (href: string) => string, budget: { left: number }): { things: Thing[]; chars: number } {
   let chars = 0;
+  const things: Thing[] = [];
   for (const s of doc.querySelectorAll('script[type="application/ld+json"]')) {
     const raw = s.textContent ?? '';
     chars += raw.length;
     try {
-      fromJson(JSON.parse(raw), [], out);
+      things.push(...jsonLdThings(JSON.parse(raw), resolve, budget));
     } catch {
       // a block that is not JSON says nothing
     }
   }
-  return chars;
-}
-
-function itemValue(el: El): string {
-  const tag = el.tagName.toLowerCase();
-  if (el.hasAttribute('content')) return el.getAttribute('content') ?? '';
-  if ((tag === 'a' || tag === 'link' || tag === 'area') && el.hasAttribute('href')) return el.getAttribute('href') ?? '';
-  if ((tag === 'img' || tag === 'audio' || tag === 'video' || tag === 'source') && el.hasAttribute('src')) return el.getAttribute('src') ?? '';
-  if ((tag === 'time' || tag === 'data' || tag === 'meter') && (el.hasAttribute('datetime') || el.hasAttribute('value'))) return el.getAttribute('datetime') ?? el.getAttribute('value') ?? '';
-  return el.textContent ?? '';
-}
-
-function microdata(doc: { querySelectorAll(s: string): Iterable<El> }, out: Candidate[]): void {
-  for (const el of doc.querySelectorAll('[itemprop]')) {
-    if (out.length >= MAX_CANDIDATES) return;
-    const parents: string[] = [];
-    for (let p = el.parentElement; p; p = p.parentElement) if (p.hasAttribute('itemprop') && p.hasAttribute('itemscope')) parents.unshift(clean(p.getAttribute('itemprop')).split(' ')[0]!);
-    // An item of its own (an author with itemscope) stands for its key by its name, as in JSON-LD.
-    const own = el.hasAttribute('itemscope') ? clean([...el.querySelectorAll('[itemprop~="name"]')][0]?.textContent) : clean(itemValue(el));
-    if (!own) continue;
-    for (const prop of clean(el.getAttribute('itemprop')).split(' ')) if (prop) out.push({ path: [...parents, prop], value: own, source: 'microdata' });
-  }
+  return { things, chars };
 }
 
 function openGraph(doc: { querySelectorAll(s: string): Iterable<El> }, out: Candidate[]): void {
@@ -129,13 +117,29 @@ function visibleText(root: unknown): string {
   return parts.join('').replace(/[ \t\u00a0]+/g, ' ').replace(/ *\n[\s]*/g, '\n').trim();
 }
 
-/** Everything a page says in structure, and its visible text. */
-export function readPage(html: string): PageData {
+/** The page's base for its relative URLs: its <base href> against its own URL, else its own URL (if known). */
+function baseOf(doc: Doc, url: string | undefined): string | undefined {
+  const href = [...doc.querySelectorAll('base[href]')][0]?.getAttribute('href');
+  if (!href) return url;
+  try {
+    return new URL(href, url).href;
+  } catch {
+    return url;
+  }
+}
+
+/** Everything a page says in structure, and its visible text. `url`: the page's own, to resolve its links. */
+export function readPage(html: string, url?: string): PageData {
   const { document } = parseHTML(html);
+  const doc = document as unknown as Doc;
+  lowerCaseAttributes(doc);
+  const resolve = resolver(baseOf(doc, url));
+  const budget = { left: MAX_THINGS };
+  const ld = jsonLd(doc, resolve, budget);
+  const things = [...ld.things, ...microdataThings(doc, resolve, budget), ...rdfaThings(doc, resolve, budget)];
   const candidates: Candidate[] = [];
-  const structuredChars = jsonLd(document as never, candidates);
-  microdata(document as never, candidates);
+  for (const t of things) flatten(t, [], candidates, new Set());
   openGraph(document as never, candidates);
   tables(document as never, candidates);
-  return { candidates, text: visibleText(document.body ?? document), structuredChars };
+  return { things, candidates, text: visibleText(document.body ?? document), structuredChars: ld.chars };
 }

@@ -20,7 +20,11 @@ const ExtractFields = z.object({
   source_type: z.enum(['text', 'url', 'html']).default('text').describe('text (default), url (fetched through the gateway’s egress guard) or html.'),
   schema: z
     .record(z.string(), z.unknown())
-    .describe('The fields to fill: a JSON Schema of a flat object ({"type":"object","properties":{…}}), or field names and types ({"name":"string","price":"number","email":"email"}; types string, number, integer, boolean, email, url, phone, date, money, person, organization, place, each optionally with []).'),
+    .describe(
+      'The fields to fill: a JSON Schema of an object ({"type":"object","properties":{…}}; a property may be an object with properties of its own, or an array of values or of objects), ' +
+        'or field names and types ({"name":"string","price":"number","email":"email","address":{"city":"string"},"offers":[{"price":"number"}]}; types string, number, integer, boolean, email, url, phone, date, money, person, organization, place, each optionally with []). ' +
+        '`@type` and `@id` name an item’s type and identifier. At most 50 fields an object, 200 in all, 6 levels deep.',
+    ),
   ...OrderExtras,
 });
 const LIMITS = { text: TEXT_MAX_CHARS, html: HTML_MAX_CHARS, url: 2000 } as const;
@@ -37,7 +41,7 @@ export const dataExtract = defineTool({
   title: 'Extract structured data',
   toolset: 'commercial',
   description:
-    'Fills the fields of a schema from a text, a page’s HTML or a URL, and answers with them: structured data in the page (JSON-LD, microdata, OpenGraph, tables), ' +
+    'Fills the fields of a schema, nested objects and lists included, from a text, a page’s HTML or a URL, and answers with them: structured data in the page (JSON-LD, microdata, RDFa, OpenGraph, tables), ' +
     'entities (people, organisations, places, dates, money) and patterns (emails, phones, URLs), or the operator’s model when one is set. ' +
     'A field nothing fills is null and listed in `missing`; `sources` says where each value came from. Metered per 1,000 tokens: the most it can cost is held, only the tokens used are charged, on delivery; a failure costs nothing.',
   input: ExtractInput,
