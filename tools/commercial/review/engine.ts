@@ -4,6 +4,8 @@ import { lintJs } from './eslint.js';
 import { applyFocus, foldAndSort, type Finding, type Focus } from './findings.js';
 import { isJsx, languageOf } from './languages.js';
 import { scanSecrets } from './secrets.js';
+import { scanAstGrep } from './ast-grep.js';
+import { isAstGrepLanguage } from './ast-grep-rules.js';
 import { scanTree } from './tree-sitter.js';
 
 export interface ReviewInput {
@@ -33,7 +35,12 @@ export async function review(input: ReviewInput) {
       found = await scanTree(input.code, isJsx(input.filename) ? 'tsx' : 'typescript', false);
       if ('unsupported' in out) notes.push(`This TypeScript uses syntax beyond type annotations (${out.unsupported}): ESLint's rules did not run; the syntax was checked and the secrets scanned.`);
     }
+  } else if (isAstGrepLanguage(lang.known)) {
+    // ast-grep's pattern rules (rules/<language>/*.yml); for Python also the in-function source-to-sink check.
+    engines.unshift(...(lang.known === 'python' ? ['ast-grep', 'taint'] : ['ast-grep']));
+    found = scanAstGrep(input.code, lang.known);
   } else {
+    // Rust and C#: no ast-grep pack is installed for them; tree-sitter queries (rules.ts).
     engines.unshift('tree-sitter');
     found = await scanTree(input.code, lang.known);
   }

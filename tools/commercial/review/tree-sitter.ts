@@ -1,6 +1,6 @@
-// The other languages: a real parser (tree-sitter, as WebAssembly, with the grammars VS Code ships prebuilt in
-// @vscode/tree-sitter-wasm) and this project's rules written as tree-sitter queries (rules.ts). The @ast-grep/lang-*
-// packs build or download their parser in a postinstall script, which this project's npm does not run.
+// Rust and C# (no ast-grep pack is installed for them), and the syntax check of TypeScript that ESLint cannot read: a
+// real parser (tree-sitter, as WebAssembly, with the grammars VS Code ships prebuilt in @vscode/tree-sitter-wasm) and
+// this project's rules written as tree-sitter queries (rules.ts). The other languages run on ast-grep (ast-grep.ts).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TS from '@vscode/tree-sitter-wasm';

@@ -1,0 +1,129 @@
+// The pattern rules as data: YAML files in ast-grep's own rule format, one file per vulnerability class and language
+// (rules/<language>/<class>.yml, several rules in a file as YAML documents separated by `---`). Read and checked
+// once when the engine loads: a bad file stops it with the file's name, never a review that silently skips a rule.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parse, registerDynamicLanguage, type DynamicLangRegistrations, type NapiConfig } from '@ast-grep/napi';
+import { parseAllDocuments } from 'yaml';
+import { FOCUSES, SEVERITIES, type Focus, type Severity } from './findings.js';
+
+/** The languages the ast-grep packs parse, by this service's name, with ast-grep's name for each. */
+export const AST_GREP_LANGUAGES = { python: 'python', go: 'go', java: 'java', php: 'php', ruby: 'ruby', shell: 'bash' } as const;
+export type AstGrepLanguage = keyof typeof AST_GREP_LANGUAGES;
+export const isAstGrepLanguage = (l: string): l is AstGrepLanguage => Object.hasOwn(AST_GREP_LANGUAGES, l);
+
+let registered = false;
+/** Loads the packs' prebuilt parsers into ast-grep, once per thread (each pack names its parser's library). */
+export function registerLanguages(): void {
+  if (registered) return;
+  const require = createRequire(import.meta.url);
+  const packs: DynamicLangRegistrations = {};
+  for (const name of Object.values(AST_GREP_LANGUAGES)) packs[name] = require(`@ast-grep/lang-${name}`) as DynamicLangRegistrations[string];
+  registerDynamicLanguage(packs);
+  registered = true;
+}
+
+export interface PatternRule {
+  id: string;
+  language: AstGrepLanguage;
+  /** The vulnerability class: the rule file's name (sql-injection, weak-crypto…). */
+  class: string;
+  severity: Severity;
+  category: Focus;
+  cwe?: string;
+  message: string;
+  /** What to do about it (the rule's `note`). */
+  note: string;
+  /** ast-grep's rewrite template ($VAR, $$$VARS), where the rule offers an exact edit. */
+  fix?: string;
+  config: NapiConfig;
+  file: string;
+}
+
+export class RuleFileError extends Error {
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(`Bad review rule file ${file}: ${detail}`);
+  }
+}
+
+const TOP_KEYS = new Set(['id', 'language', 'severity', 'message', 'note', 'fix', 'metadata', 'rule', 'constraints', 'utils', 'url']);
+// ast-grep's own severities; the finer level a finding carries is metadata.severity, which must agree with it.
+const AST_GREP_SEVERITY: Record<Severity, string[]> = { critical: ['error'], high: ['error'], medium: ['warning'], low: ['warning', 'info'], info: ['info', 'hint'] };
+
+type Doc = Record<string, unknown>;
+const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every rule under `dir` (one folder per language), checked; throws RuleFileError naming the first bad file. */
+export function loadRules(dir: string): Record<AstGrepLanguage, PatternRule[]> {
+  registerLanguages();
+  const out = Object.fromEntries(Object.keys(AST_GREP_LANGUAGES).map((l) => [l, [] as PatternRule[]])) as Record<AstGrepLanguage, PatternRule[]>;
+  const ids = new Set<string>();
+  for (const language of fs.readdirSync(dir).sort()) {
+    const folder = path.join(dir, language);
+    if (!fs.statSync(folder).isDirectory()) continue;
+    const where = path.relative(path.dirname(dir), folder);
+    if (!isAstGrepLanguage(language)) throw new RuleFileError(where, `"${language}" is not a language the ast-grep engine parses (${Object.keys(AST_GREP_LANGUAGES).join(', ')}).`);
+    for (const name of fs.readdirSync(folder).sort()) {
+      const file = path.join(where, name);
+      if (!name.endsWith('.yml')) throw new RuleFileError(file, 'rule files end in .yml.');
+      for (const rule of readRuleFile(path.join(folder, name), file, language)) {
+        if (ids.has(rule.id)) throw new RuleFileError(file, `rule id "${rule.id}" is used twice.`);
+        ids.add(rule.id);
+        out[language].push(rule);
+      }
+    }
+  }
+  return out;
+}
+
+/** The rules of one file: parsed, each field checked, and each rule compiled once by ast-grep. */
+export function readRuleFile(fullPath: string, file: string, language: AstGrepLanguage): PatternRule[] {
+  const docs = parseAllDocuments(fs.readFileSync(fullPath, 'utf8'));
+  if (!Array.isArray(docs) || docs.length === 0) throw new RuleFileError(file, 'no rule in it.');
+  const cls = path.basename(file, '.yml');
+  return docs.map((d, i) => {
+    const at = docs.length > 1 ? ` (rule ${i + 1})` : '';
+    if (d.errors.length > 0) throw new RuleFileError(file, `YAML${at}: ${d.errors[0]!.message}`);
+    const doc: unknown = d.toJS();
+    if (!isObject(doc)) throw new RuleFileError(file, `rule${at} is not a mapping.`);
+    try {
+      return checkRule(doc, language, cls, file);
+    } catch (e) {
+      throw new RuleFileError(file, `${typeof doc.id === 'string' ? doc.id : `rule ${i + 1}`}: ${(e as Error).message}`);
+    }
+  });
+}
+
+function checkRule(doc: Doc, language: AstGrepLanguage, cls: string, file: string): PatternRule {
+  const unknown = Object.keys(doc).filter((k) => !TOP_KEYS.has(k));
+  if (unknown.length) throw new Error(`unknown key ${unknown.join(', ')}.`);
+  const text = (k: string) => {
+    const v = doc[k];
+    if (typeof v !== 'string' || !v.trim()) throw new Error(`"${k}" must be a non-empty string.`);
+    return v.trim();
+  };
+  const id = text('id');
+  if (!id.startsWith(`${language}/`)) throw new Error(`the id must start with "${language}/".`);
+  if (text('language').toLowerCase() !== AST_GREP_LANGUAGES[language]) throw new Error(`language must be ${AST_GREP_LANGUAGES[language]} (the folder's).`);
+  const meta = doc.metadata;
+  if (!isObject(meta)) throw new Error('metadata (severity, category, cwe) is missing.');
+  const severity = meta.severity as Severity;
+  if (!SEVERITIES.includes(severity)) throw new Error(`metadata.severity must be one of ${SEVERITIES.join(', ')}.`);
+  if (!AST_GREP_SEVERITY[severity].includes(text('severity'))) throw new Error(`severity "${String(doc.severity)}" disagrees with metadata.severity ${severity} (expected ${AST_GREP_SEVERITY[severity].join(' or ')}).`);
+  const category = meta.category as Focus;
+  if (!FOCUSES.includes(category)) throw new Error(`metadata.category must be one of ${FOCUSES.join(', ')}.`);
+  const cwe = meta.cwe;
+  if (cwe !== undefined && (typeof cwe !== 'string' || !/^CWE-\d+$/.test(cwe))) throw new Error('metadata.cwe must look like CWE-89.');
+  if (category === 'security' && cwe === undefined) throw new Error('a security rule names its CWE (metadata.cwe).');
+  if (doc.fix !== undefined && typeof doc.fix !== 'string') throw new Error('"fix" is a rewrite template (a string).');
+  if (!isObject(doc.rule)) throw new Error('"rule" must be a mapping.');
+  for (const k of ['constraints', 'utils'] as const) if (doc[k] !== undefined && !isObject(doc[k])) throw new Error(`"${k}" must be a mapping.`);
+  const config = { rule: doc.rule, ...(doc.constraints ? { constraints: doc.constraints } : {}), ...(doc.utils ? { utils: doc.utils } : {}) } as NapiConfig;
+  // ast-grep checks the rule (keys, kinds, regexes, utilities) when it first runs it: run it once on empty code.
+  parse(AST_GREP_LANGUAGES[language], '').root().findAll(config);
+  return { id, language, class: cls, severity, category, ...(typeof cwe === 'string' ? { cwe } : {}), message: text('message'), note: text('note'), ...(typeof doc.fix === 'string' ? { fix: doc.fix } : {}), config, file };
+}
