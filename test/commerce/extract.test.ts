@@ -336,6 +336,24 @@ describe('extraction with a model', () => {
     expect(await balanceOf(withModel, k)).toBe(10_000_000 - total * PER_TOKEN);
   });
 
+  it('fills a nested object with the model, each string inside checked against the source', async () => {
+    const k = await account(withModel, 'model-nested@example.com', 10_000_000);
+    const usage = { prompt_tokens: 200, completion_tokens: 30, total_tokens: 230 };
+    llm.push({ content: JSON.stringify({ ceo: 'Alice Johnson', hq: { city: 'Berlin', street: '1 Invented Street' } }), usage });
+    const r = await api(withModel.apiUrl, 'POST', '/extract', { body: { source: PRESS, schema: { ceo: 'person', hq: { city: 'string', street: 'string' } } }, headers: key(k) });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ ceo: 'Alice Johnson', hq: { city: 'Berlin', street: null } });
+    expect(r.body.dropped).toEqual(['hq']);
+    expect(r.body.sources.hq).toEqual({ source: 'llm', confidence: 0.8 });
+    const req = llm.requests[llm.requests.length - 1]!;
+    expect(req.body.response_format.json_schema.schema.properties.hq).toEqual({
+      type: ['object', 'null'],
+      properties: { city: { type: ['string', 'null'] }, street: { type: ['string', 'null'] } },
+      required: ['city', 'street'],
+      additionalProperties: false,
+    });
+  });
+
   it('reads JSON from a plain reply when the server has no structured output', async () => {
     const plain = await startScriptedLlm([], { refuseStructured: true });
     const gw = await startGateway({ env: { GATEWAY_OPERATOR_TOKEN: OPERATOR, LLM_BASE_URL: plain.url, LLM_MODEL: plain.model } });
