@@ -76,6 +76,7 @@ const EnvSchema = z.object({
   GATEWAY_MEMORY_MAX_ENTRIES: positiveInt.default(100_000),
   GATEWAY_MEMORY_MAX_BYTES: positiveInt.default(256 * 1024 * 1024),
   GATEWAY_ARTIFACT_MAX_BYTES: positiveInt.default(1024 * 1024 * 1024),
+  GATEWAY_AGENT_STORAGE_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
   GATEWAY_READER_THREADS: z.coerce.number().int().min(0).max(16).default(Math.min(4, Math.max(1, os.availableParallelism() - 1))),
   GATEWAY_MEMORY_VERSIONS_KEPT: positiveInt.max(10_000).default(50),
   GATEWAY_BROWSE_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
@@ -162,6 +163,8 @@ export interface Config {
   memory: { maxValueBytes: number; maxEntriesPerAgent: number; maxBytesPerAgent: number; versionsKept: number };
   /** Bytes of live (unexpired) artifacts one agent may hold. */
   artifacts: { maxBytesPerAgent: number };
+  /** Bytes of rows one agent (or commercial account) may hold in all: docs/decisions/storage-budget.md. */
+  storageBudget: { bytesPerOwner: number };
   /** The browse verb: largest page, whole-fetch timeout, most characters returned, response cache size (0 = off). */
   browse: { maxBytes: number; timeoutMs: number; maxChars: number; cacheBytes: number };
   /** The search provider research finds sources with, when configured (SEARCH_*). */
@@ -324,6 +327,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       versionsKept: e.GATEWAY_MEMORY_VERSIONS_KEPT,
     },
     artifacts: { maxBytesPerAgent: e.GATEWAY_ARTIFACT_MAX_BYTES },
+    storageBudget: { bytesPerOwner: e.GATEWAY_AGENT_STORAGE_BYTES },
     browse: {
       maxBytes: e.GATEWAY_BROWSE_MAX_BYTES,
       timeoutMs: e.GATEWAY_BROWSE_TIMEOUT_SECONDS * 1000,

@@ -40,5 +40,13 @@ export const listArtifacts = (db: Db, agentId: string, limit: number, offset: nu
 export const countArtifacts = async (db: Db, agentId: string, now: number): Promise<number> =>
   (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM artifacts WHERE agent_id = ? AND expires_at > ?', [agentId, now]))?.n ?? 0;
 
+/**
+ * Zeroes the bytes of expired artifacts, whose blobs the sweep is about to remove: the storage budget gives them back
+ * (migration 044's artifacts_storage_au) while the row stays to answer 410. Nothing reads an expired row's size.
+ * At most `limit` rows a statement, so a backlog does not hold the writer.
+ */
+export const releaseExpiredBytes = async (db: Db, now: number, limit: number): Promise<number> =>
+  (await db.run('UPDATE artifacts SET bytes = 0 WHERE id IN (SELECT id FROM artifacts WHERE expires_at <= ? AND bytes > 0 LIMIT ?)', [now, limit])).changes;
+
 /** Removes expired artifacts (rows only; unreferenced blobs go in the blob sweep). */
 export const deleteExpired = async (db: Db, now: number): Promise<number> => (await db.run('DELETE FROM artifacts WHERE expires_at <= ?', [now])).changes;
