@@ -3,6 +3,7 @@ import { route, type Route } from '../src/http/route.js';
 
 export const commercialRoutes: Route[] = [
   route('POST', '/signup', 'commercial_signup', { status: 201, summary: 'Open an account; its revenue key is shown once' }),
+  route('GET', '/prices', 'commercial_prices', { summary: 'Every price as charged here, with the service and route; the review’s languages' }),
   route('GET', '/usage', 'commercial_usage', { summary: 'Balance, use this month, open orders, holds and charges (X-Revenue-Key)' }),
   route('POST', '/copy/orders', 'copy_order', { status: 202, summary: 'Order copy: ad, email_sequence or product_description' }),
   route('POST', '/orders', 'content_order', { status: 202, summary: 'Order content: blog, social_pack or newsletter' }),
@@ -17,4 +18,6 @@ export const commercialRoutes: Route[] = [
   route('POST', '/review', 'code_review', { summary: 'Review code now: findings with line, severity, rule and fix ($25)' }),
   route('POST', '/v1/code-review', 'code_review_metered', { summary: 'Review code now with a focus (metered per 1K tokens)' }),
   route('POST', '/v1/content/generate', 'content_generate', { summary: 'Write a finished piece now (metered per 1K tokens)' }),
+  // What POST /v1/chat/completions here accepts, for OpenAI clients (models.list()): the gateway's own list.
+  route('GET', '/v1/models', 'chat_models', { summary: 'OpenAI-compatible model list (the models metered chat accepts)' }),
 ];

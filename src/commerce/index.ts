@@ -11,7 +11,14 @@ export interface Commerce {
 /** The route an order of `service` is placed at (the resource an x402 payment for it names). */
 export function orderPath(service: string): string {
   if (service.startsWith('copy.')) return '/copy/orders';
-  if (service === 'content.generate') return '/v1/content/generate';
-  if (service === 'dev.task') return '/dev/tasks';
-  return '/orders';
+  if (service.startsWith('seo.')) return '/seo/audits';
+  const own: Record<string, string> = {
+    'content.generate': '/v1/content/generate',
+    'dev.task': '/dev/tasks',
+    review: '/review',
+    code_review: '/v1/code-review',
+    extract: '/extract',
+    chat: '/v1/chat/completions',
+  };
+  return own[service] ?? '/orders';
 }

@@ -115,8 +115,8 @@ describe('orders charged on delivery', () => {
     const seen = llm.requests.length;
     const r = await api(gw.apiUrl, 'POST', '/copy/orders', { body: { type: 'ad', brief: 'A courier', platform: 'Facebook' }, headers: key(k) });
     expect(r.status).toBe(402);
-    // The body is the x402 v2 challenge for the order's price, with the other ways to pay beside it.
-    expect(r.body.error).toMatch(/prepaid balance/);
+    // The error says how to pay; beside it the x402 v2 challenge for the order's price and the other ways to pay.
+    expect(r.body.error).toMatchObject({ code: 'payment_required', message: expect.stringMatching(/prepaid balance/) });
     expect(r.body.x402Version).toBe(2);
     expect(r.body.accepts[0].amount).toBe('5000000');
     expect(r.body.price).toEqual({ usd: '5', micro_usd: 5_000_000 });

@@ -1,6 +1,6 @@
 // POST /review ($25) and POST /v1/code-review (metered) end to end on the commercial listener: known defects in
 // each language found with exact rule ids and lines, clean samples with no finding, a syntax error as a finding,
-// an unknown language with the secret scan and a note, focus, 422 before any hold, another account kept out.
+// an unknown language refused, focus, 422 before any hold, another account kept out.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,15 +72,14 @@ describe('POST /review', () => {
     expect((await api(gw.apiUrl, 'GET', `/orders/${r.body.order_id}`, { headers: key(stranger) })).status).toBe(404);
   });
 
-  it('reports a syntax error as a finding, and an unknown language gets the secret scan and a note', async () => {
+  it('reports a syntax error as a finding, and refuses an unknown language before any hold (422)', async () => {
     const broken = await api(gw.apiUrl, 'POST', '/review', { body: { code: fixture('broken.py'), language: 'python' }, headers: key(k) });
     expect(broken.status).toBe(200);
     expect(broken.body.findings.map((f: { line: number; rule_id: string }) => `${f.line} ${f.rule_id}`)).toEqual(['4 python/syntax-error']);
+    // Without a model, a language the engines do not parse is not reviewed, so not charged (commercial-details.test.ts).
     const kt = await api(gw.apiUrl, 'POST', '/review', { body: { code: fixture('secrets.kt'), filename: 'secrets.kt' }, headers: key(k) });
-    expect(kt.status).toBe(200);
-    expect(kt.body).toMatchObject({ supported: false, engines: ['secretlint'] });
-    expect(kt.body.notes[0]).toMatch(/only the secret scan ran/);
-    expect(kt.body.findings.map((f: { line: number; rule_id: string; severity: string }) => `${f.line} ${f.rule_id} ${f.severity}`)).toEqual(['2 secretlint/github/GITHUB_TOKEN critical']);
+    expect(kt.status).toBe(422);
+    expect(kt.body.error).toMatchObject({ reason: 'unsupported_language', language: 'kt' });
     expect(JSON.stringify(kt.body)).not.toContain('ghp_16C7e42F292c6912E7710c838347Ae178B4a');
   });
 

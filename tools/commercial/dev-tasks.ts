@@ -12,6 +12,7 @@ import { handoffById } from '../handoffs/store.js';
 import { HANDOFF_DEFAULT_TTL, parkHandoff } from '../handoffs/index.js';
 import type { DevTaskDeliverable } from './content/index.js';
 import { classifyDevTask } from './content/dev-tiers.js';
+import { followHandoffs } from './handoff-wake.js';
 import { DevTaskInput } from './content/schemas.js';
 import { modelOf } from './model-check.js';
 import { MAX_REVISIONS } from './orders.js';
@@ -69,7 +70,10 @@ export const devTaskCreate = defineTool({
 /** The writing engine loads with the first task it does, not at start-up. */
 const engine = () => import('./content/index.js');
 
-/** How often a task a person is doing is looked at. */
+/**
+ * How often a task a person is doing is looked at: the fallback only. The operator's resolution of the handoff
+ * wakes the order at once (handoff-wake.ts).
+ */
 const RECHECK_MS = 60_000;
 
 /** The deliverable a person gave (the handoff's result): Markdown, or an object holding it. */
@@ -81,6 +85,8 @@ async function fromPerson(result: unknown, language: string): Promise<DevTaskDel
 
 /** Without a model the operator does the task: a handoff is parked, and its result is the deliverable. */
 async function byPerson(o: store.OrderRow, task: DevTaskInput & { tier: string }, ctx: WorkerContext): Promise<Produced> {
+  // The process that parks the handoff follows it even where the gateway's workers do not (every instance should).
+  followHandoffs(ctx);
   const now = ctx.clock.now();
   if (!o.handoff_id) {
     const previous = o.revision_notes !== null && o.result !== null ? (JSON.parse(o.result) as DevTaskDeliverable).markdown : null;

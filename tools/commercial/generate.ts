@@ -11,7 +11,7 @@ import { CONTENT_WINDOW_MS } from './content-orders.js';
 import { modelOf } from './model-check.js';
 import { METERED_X402, OrderExtras, placeOrder } from './place.js';
 import { orderView } from './view.js';
-import { orderKind } from './work.js';
+import { orderKind, workInRequest } from './work.js';
 
 /** Most tokens a generation may use: every attempt's prompt and a reply of the longest allowed length. */
 const generationCap = (words: number, attempts: number) => attempts * (Math.ceil(words * 1.15 * 2) + 1000);
@@ -36,7 +36,7 @@ export const contentGenerate = defineTool({
       { service: 'content.generate', priceId: 'content.generate.per_1k_tokens', amount, input: order, webhookUrl: webhook_url, capturableForMs: CONTENT_WINDOW_MS, dueInMs: orderKind.leaseMs, refuses: { x402: METERED_X402 } },
       payment_method,
     );
-    await orderKind.run(o.id, ctx as WorkerContext, 1);
+    await workInRequest(ctx as WorkerContext, o.id);
     const done = (await store.orderById(ctx.db, o.id))!;
     if (done.status !== 'delivered') {
       throw new GatewayError(done.status === 'failed' ? 'upstream_error' : 'unavailable', `${done.error ?? 'The content could not be written.'} Nothing was charged.`, { extra: { order_id: o.id, status: done.status } });

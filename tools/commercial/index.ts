@@ -9,7 +9,9 @@ import { devTaskCreate } from './dev-tasks.js';
 import { dataExtract } from './extract/index.js';
 import { codeReview, codeReviewMetered } from './review/index.js';
 import { orderTools } from './orders.js';
+import { priceList } from './price-list.js';
 import { seoAudit } from './seo/index.js';
 
-export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, chatMetered, dataExtract, codeReview, codeReviewMetered, seoAudit, ...orderTools];
+export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, chatMetered, dataExtract, codeReview, codeReviewMetered, seoAudit, priceList, ...orderTools];
 export { orderAcceptKind, orderKind } from './work.js';
+export { createCommercialWorkers } from './handoff-wake.js';

@@ -8,6 +8,8 @@ import type { Hold, PaymentChoice, Rail, RailName } from '../../src/commerce/rai
 import { paymentRequiredError } from '../../src/billing/challenge.js';
 import { X402Rail } from '../../src/commerce/x402-rail.js';
 import { GatewayError } from '../../src/errors.js';
+import { checkOrderInput } from './input-checks.js';
+import { paymentRequired, type OrderPrice } from './payment-required.js';
 import { BatchError } from '../../src/store/db.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import * as store from '../../src/store/orders.js';
@@ -51,11 +53,11 @@ function chooseRail(ctx: ToolContext, payment: PaymentChoice, spec: OrderSpec): 
   const rails = ctx.services.commerce.rails;
   const wanted: RailName = payment.paymentMethod ? 'card' : payment.paymentSignature || payment.xPayment ? 'x402' : 'credits';
   const refused = spec.refuses?.[wanted];
-  if (refused) throw new GatewayError('payment_required', refused, { extra: howToPay(ctx, spec) });
+  if (refused) throw paymentRequired(ctx, { message: refused, pay: howToPay(ctx, spec) });
   const rail = rails.get(wanted);
   if (!rail) {
     const what = wanted === 'card' ? 'Card payments (STRIPE_SECRET_KEY)' : 'x402 payments';
-    throw new GatewayError('payment_required', `${what} are not configured on this gateway. ${payHint(ctx, spec)}`, { extra: howToPay(ctx, spec) });
+    throw paymentRequired(ctx, { message: `${what} are not configured on this gateway. ${payHint(ctx, spec)}`, pay: howToPay(ctx, spec) });
   }
   return rail;
 }
@@ -67,7 +69,7 @@ function payHint(ctx: ToolContext, spec: OrderSpec): string {
   return `Pay with ${ways.join(', or ')}; the charge is captured only on delivery.`;
 }
 
-function howToPay(ctx: ToolContext, spec: OrderSpec) {
+function howToPay(ctx: ToolContext, spec: OrderSpec): OrderPrice {
   return { price: { usd: microToUsd(spec.amount), micro_usd: spec.amount }, rails: [...ctx.services.commerce.rails.keys()].filter((r) => !spec.refuses?.[r]) };
 }
 
@@ -77,15 +79,12 @@ function howToPay(ctx: ToolContext, spec: OrderSpec) {
  */
 function unpaid(ctx: ToolContext, spec: OrderSpec, err: GatewayError, rail: Rail): GatewayError {
   const message = `${err.message} ${payHint(ctx, spec)}`;
-  const extra = { ...err.extra, ...howToPay(ctx, spec) };
+  const base = { message, pay: howToPay(ctx, spec), why: err.extra, headers: err.headers };
   const x402 = ctx.services.commerce.rails.get('x402');
-  if (err.payment || rail.name === 'x402' || !(x402 instanceof X402Rail) || spec.refuses?.x402) {
-    return new GatewayError('payment_required', message, { extra, headers: err.headers, ...(err.payment ? { payment: err.payment } : {}) });
-  }
-  const pr = x402.paymentRequired(spec.service, spec.amount, `${spec.service} order`, message);
-  const challenge = paymentRequiredError(pr, err.headers);
-  // The body is the x402 challenge (what x402 clients read), with the price and the other rails beside it.
-  return new GatewayError('payment_required', message, { extra, headers: challenge.headers, payment: { ...challenge.payment, ...howToPay(ctx, spec) } });
+  if (err.payment) return paymentRequired(ctx, { ...base, challenge: err.payment });
+  if (rail.name === 'x402' || !(x402 instanceof X402Rail) || spec.refuses?.x402) return paymentRequired(ctx, base);
+  const challenge = paymentRequiredError(x402.paymentRequired(spec.service, spec.amount, `${spec.service} order`, message), err.headers);
+  return paymentRequired(ctx, { ...base, challenge: challenge.payment, headers: challenge.headers });
 }
 
 /** The order row of a hold just placed. */
@@ -122,8 +121,12 @@ function orderRow(ctx: ToolContext, id: string, spec: OrderSpec, rail: Rail, hol
   };
 }
 
-/** Holds the price and records the order with its work queued; 402 (nothing held, nothing done) when unpaid. */
+/**
+ * Holds the price and records the order with its work queued; 422 when the work would refuse the input, and 402
+ * when unpaid (nothing held, nothing recorded, nothing done).
+ */
 export async function placeOrder(ctx: ToolContext, spec: OrderSpec, paymentMethod: string | undefined): Promise<{ order: store.OrderRow; webhookSecret?: string }> {
+  checkOrderInput(spec.service, spec.input);
   const account = ctx.caller.account!;
   const payment = choice(ctx, paymentMethod);
   const rail = chooseRail(ctx, payment, spec);

@@ -18,14 +18,22 @@ export interface Produced {
   charge?: number;
 }
 
+/** Which attempt at the work this is: a producer may keep a partial result for the last one (the review's engines). */
+export interface Attempt {
+  number: number;
+  /** No attempt follows this one: what is thrown now fails the order. */
+  last: boolean;
+}
+
 export interface ServiceDef {
   /** The order's `service`, e.g. `copy.ad`. */
   service: string;
   /** Delivered work waits for the client's acceptance before it is captured (dev tasks). */
   acceptance?: boolean;
   /**
-   * Produces the deliverable. A GatewayError `upstream_error` or `unavailable` is retried by the scheduler;
-   * anything else thrown fails the order at once (and releases its hold).
+   * Produces the deliverable. A GatewayError `upstream_error`, `unavailable` or `rate_limited` is tried again (three
+   * attempts: by the scheduler, or within the request for an order made there); anything else thrown, or the last
+   * attempt's failure, fails the order (and releases its hold).
    */
-  produce(order: OrderRow, ctx: WorkerContext): Promise<Produced>;
+  produce(order: OrderRow, ctx: WorkerContext, attempt: Attempt): Promise<Produced>;
 }

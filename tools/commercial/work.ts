@@ -13,6 +13,12 @@ const ATTEMPTS = 3;
 /** Upstream trouble worth another try; anything else fails the order at once. */
 const TRANSIENT = new Set(['upstream_error', 'unavailable', 'rate_limited']);
 
+/**
+ * Upstream trouble another attempt may get past. Not a model that kept missing the deliverable's shape (it was asked
+ * again already, content/attempts.ts), nor a failure that says another try would end the same (`retryable: false`).
+ */
+const retryable = (err: unknown): boolean => err instanceof GatewayError && TRANSIENT.has(err.code) && !(err instanceof ContentShapeError) && err.extra.retryable !== false;
+
 export const orderKind: WorkKind<WorkerContext> = {
   kind: 'order',
   leaseMs: 10 * 60_000,
@@ -37,10 +43,9 @@ export const orderKind: WorkKind<WorkerContext> = {
     if (o.produced_at === null) {
       let made;
       try {
-        made = await svc.produce(o, ctx);
+        made = await svc.produce(o, ctx, { number: attempt, last: attempt >= ATTEMPTS });
       } catch (err) {
-        // A model that kept missing the deliverable's shape was already asked again (content/attempts.ts).
-        if (err instanceof GatewayError && TRANSIENT.has(err.code) && !(err instanceof ContentShapeError) && attempt < ATTEMPTS) throw err;
+        if (retryable(err) && attempt < ATTEMPTS) throw err;
         return failOrder(ctx, o, (err as Error).message || 'The work failed.');
       }
       if (made.recheckAt !== undefined) return { next: made.recheckAt };
@@ -61,6 +66,26 @@ export const orderKind: WorkKind<WorkerContext> = {
     if (o && o.payment_state === 'held' && o.status !== 'delivered') await failOrder(ctx, o, `The work failed: ${error}`);
   },
 };
+
+/** The wait before the next attempt of an order made within its request: 0.5 s, then 1 s. */
+const IN_REQUEST_BACKOFF_MS = 500;
+
+/**
+ * Works an order made within its request (review, generation) to its end before the answer: attempts as the
+ * scheduler would make them (three, a transient failure tried again after a short wait), the last one failing the
+ * order and releasing its hold. The order's queued work stays the safety net should the process stop meanwhile.
+ */
+export async function workInRequest(ctx: WorkerContext, id: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await orderKind.run(id, ctx, attempt);
+      return;
+    } catch (err) {
+      if (attempt >= orderKind.maxAttempts) throw err;
+      await new Promise((r) => setTimeout(r, IN_REQUEST_BACKOFF_MS * 2 ** (attempt - 1)));
+    }
+  }
+}
 
 export const orderAcceptKind: WorkKind<WorkerContext> = {
   kind: 'order-accept',

@@ -3,10 +3,22 @@
 import { z } from 'zod';
 
 export const WordCount = z.number().int().min(50).max(5000).describe('Target length in words (50-5000); the deliverable is within ±15%.');
+/**
+ * An order's `type`: the snake_case id, or the spec's own spelling of it ("email sequence", "social pack"), which
+ * is read as the id; the order and its service carry the id.
+ */
+function orderType<const T extends string>(ids: readonly [T, ...T[]], describe: string) {
+  const spelled = ids.filter((id) => id.includes('_')).map((id) => id.replaceAll('_', ' '));
+  return z
+    .enum([...ids, ...spelled] as [string, ...string[]])
+    .transform((t) => t.replaceAll(' ', '_') as T)
+    .describe(describe);
+}
+
 const Platform = z.string().trim().min(1).max(50).describe('Where it runs: Google Ads, Facebook, LinkedIn, X… (anything else gets generic limits).');
 
 export const CopyInput = z.strictObject({
-  type: z.enum(['ad', 'email_sequence', 'product_description']).describe('ad: 5 variations; email_sequence: 5 emails; product_description: 10 descriptions.'),
+  type: orderType(['ad', 'email_sequence', 'product_description'], 'ad: 5 variations; email_sequence ("email sequence"): 5 emails; product_description ("product description"): 10 descriptions.'),
   brief: z.string().trim().min(1).max(4000).describe('What to write about: product, audience, offer, voice.'),
   platform: Platform.optional(),
 });
@@ -14,7 +26,7 @@ export type CopyInput = z.infer<typeof CopyInput>;
 
 export const ContentInput = z
   .strictObject({
-    type: z.enum(['blog', 'social_pack', 'newsletter']).describe('blog: title and body; social_pack: 10 posts; newsletter: subject and body.'),
+    type: orderType(['blog', 'social_pack', 'newsletter'], 'blog: title and body; social_pack ("social pack"): 10 posts; newsletter: subject and body.'),
     topic: z.string().trim().min(1).max(500),
     // A social pack is 10 posts whatever their total length: its word count only guides the posts' length.
     word_count: WordCount.optional(),

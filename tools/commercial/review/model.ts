@@ -1,10 +1,10 @@
 // The operator's model, when one is configured (config.llm with a model), as one more reviewer after the engines.
 // It sees the code with line numbers and the engines' findings; its findings are kept only when they point to a
 // real line of the input (a number within the code, a line that is not blank), and one on a line and category an
-// engine already reported is folded into it. A model that fails costs the review nothing: the engines' findings
-// are delivered with a note.
+// engine already reported is folded into it. A model call that fails throws (its GatewayError): the order's
+// attempts try it again, and service.ts decides what the last failure means (a note, or a failed order).
 import { callModel, type LlmSettings } from '../content/model.js';
-import { noUsage, type Usage } from '../content/usage.js';
+import type { Usage } from '../content/usage.js';
 import { readJson } from '../extract/model.js';
 import { FOCUSES, SEVERITIES, type Finding, type Focus, type Severity } from './findings.js';
 import { MODEL_COMPLETION_TOKENS, tokensOf } from './limits.js';
@@ -23,7 +23,6 @@ export interface ModelReview {
   /** Model findings left out: not on a real line, or already reported by an engine. */
   dropped: number;
   folded: number;
-  note?: string;
 }
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'finding';
@@ -33,12 +32,7 @@ export async function reviewWithModel(llm: LlmSettings, code: string, language: 
   const numbered = lines.map((l, i) => `${i + 1}| ${l}`).join('\n');
   const known = engine.map((f) => `- line ${f.line}: ${f.rule_id}: ${f.message}`).join('\n') || '(none)';
   const ask = `Language: ${language}.${focus?.length ? ` Focus on: ${focus.join(', ')}.` : ''}\nAlready found:\n${known}\n\nCode:\n${numbered}`;
-  let reply;
-  try {
-    reply = await callModel(llm, [{ role: 'system', content: SYSTEM }, { role: 'user', content: ask }], signal ? { signal } : {});
-  } catch (err) {
-    return { findings: [], usage: noUsage(), dropped: 0, folded: 0, note: `The model could not review this code (${(err as Error).message}); the engines' findings are complete without it.` };
-  }
+  const reply = await callModel(llm, [{ role: 'system', content: SYSTEM }, { role: 'user', content: ask }], signal ? { signal } : {});
   const parsed = readJson(reply.text) as { findings?: unknown } | undefined;
   const items = Array.isArray(parsed?.findings) ? (parsed.findings as Record<string, unknown>[]) : [];
   const out: ModelReview = { findings: [], usage: reply.usage, dropped: 0, folded: 0 };

@@ -1,16 +1,19 @@
 // What a code review order's work does (the order engine's producers for `review` and `code_review`, named in
-// catalog.ts): run the engines within the time budget. `review` is $25 a review; `code_review` is metered on the
-// code's tokens. Apart from tool.ts, which runs the order work in the request: the catalog must not import the work.
+// catalog.ts): run the engines within the time budget, then the model when one is configured. `review` is $25 a
+// review; `code_review` is metered on the code's tokens. A language the engines do not parse is reviewed only when
+// a model takes it (tool.ts refuses it otherwise, before any hold), and fails, releasing the order, when the model
+// cannot: a review that was not done is never charged. Apart from tool.ts, which runs the order work in the
+// request: the catalog must not import the work.
 import { meteredPrice } from '../../../src/commerce/prices.js';
 import { GatewayError } from '../../../src/errors.js';
 import type { WorkerContext } from '../../../src/registry/types.js';
 import type * as store from '../../../src/store/orders.js';
-import type { ServiceDef } from '../services.js';
+import type { Attempt, ServiceDef } from '../services.js';
 import type { ReviewInput } from './engine.js';
 import { reviewOffLoop } from './off-loop.js';
 import { foldAndSort, type Focus } from './findings.js';
 import { TIME_BUDGET_MS, tokensOf } from './limits.js';
-import { reviewWithModel } from './model.js';
+import { reviewWithModel, type ModelReview } from './model.js';
 
 export const REVIEW_SERVICE = 'review';
 export const METERED_SERVICE = 'code_review';
@@ -23,22 +26,40 @@ interface StoredInput {
   focus?: Focus | Focus[];
 }
 
-async function analyse(o: store.OrderRow, ctx: WorkerContext) {
+const failed = (err: unknown) => (err instanceof Error && err.message ? err.message : 'the call failed');
+
+async function analyse(o: store.OrderRow, ctx: WorkerContext, attempt: Attempt) {
   const input = JSON.parse(o.input) as StoredInput;
   const focus = input.focus === undefined ? undefined : Array.isArray(input.focus) ? input.focus : [input.focus];
   const req: ReviewInput = { code: input.code, ...(input.language ? { language: input.language } : {}), ...(input.filename ? { filename: input.filename } : {}), ...(focus ? { focus } : {}) };
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new GatewayError('unavailable', `The review took longer than ${TIME_BUDGET_MS / 1000} s.`)), TIME_BUDGET_MS);
+    // Not worth another attempt: the same code would take as long again.
+    timer = setTimeout(() => reject(new GatewayError('unavailable', `The review took longer than ${TIME_BUDGET_MS / 1000} s.`, { extra: { reason: 'time_budget', retryable: false } })), TIME_BUDGET_MS);
   });
   try {
     const r = await Promise.race([reviewOffLoop(req), late]);
     const llm = ctx.config.llm;
-    const model = llm?.model && r.supported ? await Promise.race([reviewWithModel(llm, input.code, r.language, r.findings, focus, AbortSignal.timeout(TIME_BUDGET_MS)), late]) : undefined;
+    if (!r.supported && !llm?.model) {
+      throw new GatewayError('model_not_configured', `“${r.language}” is reviewed by the operator’s model, and none is configured any more. Nothing was charged.`);
+    }
+    let model: ModelReview | undefined;
+    if (llm?.model) {
+      const asked = reviewWithModel(llm, input.code, r.language, r.findings, focus, AbortSignal.timeout(TIME_BUDGET_MS)).then((m) => ({ m }), (err: unknown) => ({ err }));
+      const outcome = await Promise.race([asked, late]);
+      if ('m' in outcome) model = outcome.m;
+      // Tried again while attempts remain; on the last, the engines' review is delivered without the model, and a
+      // review only the model could make fails (nothing charged).
+      else if (!attempt.last || !r.supported) throw outcome.err;
+      else r.notes.push(`The model could not review this code (${failed(outcome.err)}); the engines' findings are complete without it.`);
+    }
     if (model) {
-      r.engines.push('model');
+      if (r.supported) r.engines.push('model');
+      else {
+        r.engines.unshift('model');
+        r.notes = [`“${r.language}” is not a language the engines parse: the model reviewed it, and the secret scan ran as for every language.`];
+      }
       r.findings = foldAndSort([...r.findings, ...model.findings]);
-      if (model.note) r.notes.push(model.note);
     }
     const code = tokensOf(input.code.length);
     const modelTokens = model?.usage.total_tokens ?? 0;
@@ -61,16 +82,16 @@ async function analyse(o: store.OrderRow, ctx: WorkerContext) {
 
 export const reviewService: ServiceDef = {
   service: REVIEW_SERVICE,
-  async produce(o: store.OrderRow, ctx: WorkerContext) {
-    const { result, usage } = await analyse(o, ctx);
+  async produce(o: store.OrderRow, ctx: WorkerContext, attempt: Attempt) {
+    const { result, usage } = await analyse(o, ctx, attempt);
     return { result, usage };
   },
 };
 
 export const meteredReviewService: ServiceDef = {
   service: METERED_SERVICE,
-  async produce(o: store.OrderRow, ctx: WorkerContext) {
-    const { result, usage } = await analyse(o, ctx);
+  async produce(o: store.OrderRow, ctx: WorkerContext, attempt: Attempt) {
+    const { result, usage } = await analyse(o, ctx, attempt);
     return { result, usage, charge: meteredPrice(ctx.config.commercial.prices[METERED_PRICE_ID], usage.total_tokens) };
   },
 };
