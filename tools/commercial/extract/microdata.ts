@@ -25,30 +25,37 @@ function propertyValue(el: El, resolve: (href: string) => string): string {
 export function microdataThings(doc: Doc, resolve: (href: string) => string, budget: { left: number }): Thing[] {
   const root = doc.documentElement;
   if (!root) return [];
-  const order = treeOrder(root);
+  let order: Map<El, number> | undefined; // tree positions, computed only when some itemref needs sorting
   const byId = new Map<string, El>();
   for (const el of doc.querySelectorAll('[id]')) if (!byId.has(el.getAttribute('id')!)) byId.set(el.getAttribute('id')!, el);
   const made = new Map<El, Thing>();
   /** Elements on the way, so that an itemref loop (an item that is its own property) stops. */
   const building = new Set<El>();
 
-  /** The elements that are properties of the item `scope`, in tree order (the standard's crawl). */
+  /**
+   * The elements that are properties of the item `scope`, in tree order (the standard's crawl): depth first from
+   * its children, which is tree order already; the subtrees its itemref names are added and then sorted.
+   */
   function propertiesOf(scope: El): El[] {
     const results: El[] = [];
     const memory = new Set<El>([scope]);
-    const pending: El[] = [...Array.from(scope.children)];
-    for (const id of tokens(scope.getAttribute('itemref'))) {
-      const ref = byId.get(id);
-      if (ref) pending.push(ref);
-    }
+    const refs = tokens(scope.getAttribute('itemref'))
+      .map((id) => byId.get(id))
+      .filter((e): e is El => !!e);
+    const pending: El[] = [...refs.reverse(), ...Array.from(scope.children).reverse()];
     while (pending.length) {
       const current = pending.pop()!;
       if (memory.has(current)) continue;
       memory.add(current);
-      if (!current.hasAttribute('itemscope')) pending.push(...Array.from(current.children));
       if (tokens(current.getAttribute('itemprop')).length) results.push(current);
+      if (!current.hasAttribute('itemscope')) {
+        const kids = current.children;
+        for (let i = kids.length - 1; i >= 0; i--) pending.push(kids[i]!);
+      }
     }
-    return results.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    if (!refs.length) return results;
+    order ??= treeOrder(root!);
+    return results.sort((a, b) => (order!.get(a) ?? 0) - (order!.get(b) ?? 0));
   }
 
   function itemOf(el: El): Thing {
