@@ -8,7 +8,7 @@ import type { FileResult } from '../../src/registry/types.js';
 import { zodIssuesToDetail } from '../../src/registry/registry.js';
 import { putOne } from './entries.js';
 import { Key, Namespace, OwnerHandle, SCRATCHPAD, Tags, Visibility } from './limits.js';
-import { exportRows, getEntry, insertWithHistory } from './store/entries.js';
+import { exportRows, getEntry, insertWithHistory, settleStorageCharge } from './store/entries.js';
 import { iso } from './shape.js';
 
 const Line = z.object({
@@ -134,6 +134,7 @@ export const memoryImport = defineTool({
         );
         counts.created++;
       }
+      await settleStorageCharge(tx, me.id);
     });
     ctx.services.bus.emit('memory:changed', { ownerId: me.id });
     return { lines: lines.length, ...counts };

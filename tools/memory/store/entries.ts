@@ -209,6 +209,13 @@ export const exportRows = (db: Db, agentId: string, namespace: string | null, no
     [agentId, namespace, namespace, now],
   );
 
+/**
+ * Charges the storage budget for history written outside an entry's own write (an import's versions): memory_usage
+ * forwards its total when entries or bytes are written (migration 044), so writing bytes unchanged forwards the rest,
+ * and refuses the import if it passes the budget.
+ */
+export const settleStorageCharge = (tx: Queryable, ownerId: string) => tx.run('UPDATE memory_usage SET bytes = bytes WHERE agent_id = ?', [ownerId]);
+
 /** Creates an entry with its imported history (the newest version becomes current). */
 export async function insertWithHistory(
   tx: Queryable,
