@@ -29,7 +29,7 @@ const KNOWN: Record<string, string[]> = {
   'bad.ts': ['6 security/detect-child-process', '7 security/detect-non-literal-regexp', '8 no-var', '9 security/detect-eval-with-expression'],
   'bad.js': ['4 security/detect-non-literal-fs-filename', '5 security/detect-eval-with-expression'],
   'bad.py': ['8 python/command-injection', '9 python/unsafe-deserialization', '10 python/sql-injection', '11 python/weak-hash', '12 python/tls-verify-disabled', '14 python/eval', '15 python/bare-except'],
-  'bad.go': ['4 go/weak-crypto', '12 go/sql-injection', '13 go/command-injection', '14 go/tls-insecure-skip-verify', '16 go/sql-injection'],
+  'bad.go': ['4 go/weak-crypto', '12 go/sql-injection', '13 go/command-injection', '14 go/tls-insecure-skip-verify', '15 go/weak-crypto-use', '16 go/sql-injection'],
   'Bad.java': ['8 java/sql-injection', '9 java/command-injection', '10 java/unsafe-deserialization', '11 java/weak-crypto', '14 java/empty-catch'],
   'bad.rs': ['2 rust/weak-hash', '5 rust/unwrap', '6 rust/command-injection', '7 rust/tls-verify-disabled', '9 rust/unsafe-block'],
   'bad.rb': ['4 ruby/command-injection', '5 ruby/unsafe-deserialization', '6 ruby/sql-injection', '7 ruby/tls-verify-disabled', '8 ruby/eval', '9 ruby/bare-rescue'],

@@ -14,7 +14,7 @@ export const RULES_DIR = path.join(projectRoot(fileURLToPath(import.meta.url)), 
 export const RULES = loadRules(RULES_DIR);
 
 /** The comment that tells bandit (`# nosec`) or gosec (`// #nosec`, `//nolint:gosec`) a line's risk is accepted. */
-const SUPPRESS: Partial<Record<AstGrepLanguage, RegExp>> = { python: /#\s*nosec\b(?!\s*:?\s*[A-Z]\d)/, go: /(#nosec\b(?!\s+G\d)|nolint:[\w,]*gosec)/ };
+const SUPPRESS: Partial<Record<AstGrepLanguage, RegExp>> = { python: /#\s*nosec\b(?!\s*:?\s*[A-Z]\d)/, go: /(#nosec\b|nolint:[\w,]*gosec|gosec:disable)/ };
 
 export function scanAstGrep(code: string, language: AstGrepLanguage): Finding[] {
   const root = parse(AST_GREP_LANGUAGES[language], code).root();
@@ -105,7 +105,7 @@ function unsuppressed(found: Finding[], root: SgNode, language: AstGrepLanguage)
   const marker = SUPPRESS[language];
   if (!marker || found.length === 0) return found;
   const lines = new Set<number>();
-  for (const c of root.findAll({ rule: { kind: 'comment', regex: 'nosec|nolint' } })) {
+  for (const c of root.findAll({ rule: { kind: 'comment', regex: 'nosec|nolint|gosec:disable' } })) {
     if (!marker.test(c.text())) continue;
     const line = c.range().start.line + 1;
     lines.add(line);
