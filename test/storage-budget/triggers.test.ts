@@ -11,33 +11,10 @@ import { PgDb } from '../../src/store/postgres.js';
 import { SqliteDb } from '../../src/store/sqlite.js';
 import { registerFunctions } from '../../src/store/sqlite-connection.js';
 import { Database } from '../../src/store/sqlite-driver.js';
-import { STORAGE_ROW_BYTES } from '../../src/storage-budget.js';
 import { tempDir } from '../helpers/gateway.js';
 import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { COUNTERS, RECOUNT } from './recount.js';
 import { storageBudgetCases } from './trigger-cases.js';
-
-/** Every owner's rows measured from scratch, as the budget counts them (a memory entry's history included). */
-const RECOUNT = `SELECT owner_id, SUM(bytes) AS bytes FROM (
-  SELECT agent_id AS owner_id, size + ${STORAGE_ROW_BYTES} AS bytes FROM memory_entries WHERE agent_id IS NOT NULL
-  UNION ALL SELECT e.agent_id, v.size + ${STORAGE_ROW_BYTES} FROM memory_versions v JOIN memory_entries e ON e.id = v.entry_id WHERE e.agent_id IS NOT NULL
-  UNION ALL SELECT agent_id, bytes + octet_length(filename) + octet_length(content_type) + 256 FROM artifacts WHERE agent_id IS NOT NULL
-  UNION ALL SELECT agent_id, octet_length(name) + octet_length(kind) + octet_length(CAST(metadata AS TEXT)) + octet_length(nonce) + octet_length(ciphertext) + 256 FROM vault_entries
-  UNION ALL SELECT agent_id, octet_length(text) + 256 FROM wall_posts
-  UNION ALL SELECT agent_id, 256 FROM wall_reactions
-  UNION ALL SELECT follower_id, 256 FROM follows
-  UNION ALL SELECT from_id, octet_length(subject) + octet_length(body) + 256 FROM mail
-  UNION ALL SELECT agent_id, octet_length(CAST(input AS TEXT)) + coalesce(octet_length(callback_url), 0) + coalesce(octet_length(callback_secret), 0)
-      + coalesce(octet_length(CAST(result AS TEXT)), 0) + coalesce(octet_length(error), 0) + coalesce(octet_length(CAST(callback AS TEXT)), 0) + 256 FROM jobs WHERE agent_id IS NOT NULL
-  UNION ALL SELECT agent_id, octet_length(task) + octet_length(CAST(context AS TEXT)) + coalesce(octet_length(callback_url), 0) + coalesce(octet_length(callback_secret), 0)
-      + coalesce(octet_length(CAST(result AS TEXT)), 0) + coalesce(octet_length(reason), 0) + coalesce(octet_length(CAST(callback AS TEXT)), 0) + 256 FROM handoffs WHERE agent_id IS NOT NULL
-  UNION ALL SELECT agent_id, octet_length(url) + coalesce(octet_length(selector), 0) + coalesce(octet_length(callback_url), 0) + 256 FROM watches
-  UNION ALL SELECT agent_id, octet_length(url) + octet_length(body) + octet_length(secret) + 256 FROM webhook_deliveries WHERE agent_id IS NOT NULL
-  UNION ALL SELECT agent_id, octet_length(CAST(status AS TEXT)) + octet_length(CAST(history AS TEXT)) + octet_length(CAST(artifacts AS TEXT)) + 256 FROM a2a_tasks WHERE agent_id IS NOT NULL
-  UNION ALL SELECT agent_id, octet_length(tool) + octet_length(work_id) + 256 FROM mcp_tasks WHERE agent_id IS NOT NULL
-  UNION ALL SELECT account_id, octet_length(CAST(input AS TEXT)) + coalesce(octet_length(CAST(result AS TEXT)), 0) + coalesce(octet_length(CAST(usage AS TEXT)), 0) + coalesce(octet_length(error), 0)
-      + coalesce(octet_length(CAST(hold_data AS TEXT)), 0) + coalesce(octet_length(revision_notes), 0) + coalesce(octet_length(webhook_url), 0) + coalesce(octet_length(webhook_secret), 0) + 256 FROM orders
-) s GROUP BY owner_id ORDER BY owner_id`;
-const COUNTERS = 'SELECT owner_id, bytes FROM storage_usage WHERE bytes <> 0 ORDER BY owner_id';
 
 type Rows = Record<string, unknown>[];
 /** Numbers as numbers, bytes as hex: the two drivers hand them over differently. */
