@@ -5,7 +5,9 @@ import type { Content } from '../../src/blobs/content.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { recordBlob } from '../../src/store/blobs.js';
 import type { RunResult } from '../../src/store/db.js';
+import { storageUsed } from '../../src/store/storage-budget.js';
 import { GatewayError } from '../../src/errors.js';
+import { STORAGE_ROW_BYTES, storageBudgetAnswer, storageBudgetRefusal } from '../../src/storage-budget.js';
 import { insertArtifact, liveBytes, type ArtifactRow } from './store.js';
 
 export const ANON_MAX_BYTES = 1024 * 1024;
@@ -51,6 +53,13 @@ export async function storeArtifact(
   if (o.agentId && quota !== undefined) {
     const used = await liveBytes(ctx.db, o.agentId, now);
     if (used + size > quota) throw quotaFull(quota, used, size);
+    // The owner's storage budget, likewise (migration 044 charges the row: its bytes, its names and 256).
+    const [held, budget] = [await storageUsed(ctx.db, o.agentId), ctx.config.storageBudget.bytesPerOwner];
+    const charge = size + Buffer.byteLength(o.filename) + Buffer.byteLength(o.contentType) + STORAGE_ROW_BYTES;
+    if (held + charge > budget) {
+      const full = storageBudgetAnswer(held, charge, budget);
+      throw new GatewayError('payload_too_large', full.message, { extra: full.extra });
+    }
   }
   await ctx.services.blobs.put(o.content);
   const row: ArtifactRow = {
@@ -66,10 +75,17 @@ export async function storeArtifact(
   };
   // Keyed by the owner: its uploads check the quota one after another (TxOptions), others' go beside them (an
   // anonymous one has no quota: keyed by itself). A refused row leaves the blob recorded, so the orphan sweep
-  // removes its bytes.
-  const [, inserted] = (await ctx.db.batch([recordBlob(sha256, size, now), insertArtifact({ ...row, client_key: o.clientKey ?? null }, quota)], {
-    lockKey: `artifacts:${o.agentId ?? row.id}`,
-  })) as [unknown, RunResult];
+  // removes its bytes. The storage budget refuses by aborting the batch: the blob is then recorded on its own.
+  const blob = recordBlob(sha256, size, now);
+  let inserted: RunResult;
+  try {
+    [, inserted] = (await ctx.db.batch([blob, insertArtifact({ ...row, client_key: o.clientKey ?? null }, quota)], {
+      lockKey: `artifacts:${o.agentId ?? row.id}`,
+    })) as [unknown, RunResult];
+  } catch (err) {
+    if (storageBudgetRefusal(err)) await ctx.db.run(blob.sql, blob.params);
+    throw err;
+  }
   if (inserted.changes === 0) throw quotaFull(quota!, await liveBytes(ctx.db, o.agentId!, now), size);
   // The orphan sweep may have removed an identical old blob between put() and the insert: store it again.
   if (!(await ctx.services.blobs.has(sha256))) await ctx.services.blobs.put(o.content);
