@@ -1,9 +1,12 @@
-// The answer to the question from the numbered passages: extractive (the sentences that best match the question,
-// each followed by its passage's number) or, with a configured language model, written by the model from the
-// passages alone; every [n] it writes is checked against the numbers it was given, and an invented one is dropped.
+// The answer to the question from the numbered passages: extractive (the sentences and table rows that best match
+// the question, each followed by its passage's number) or, with a configured language model, written by the model
+// from the passages alone; every [n] it writes is checked against the numbers it was given, and an invented one is
+// dropped.
 import { chat } from '../../src/llm/openai-client.js';
 import { toGatewayError } from '../../src/errors.js';
 import { queryTerms, processTerm } from './passages.js';
+import { splitSentences } from './sentences.js';
+import { tableAnswers, tablesIn } from './tables.js';
 
 export interface Numbered {
   n: number;
@@ -26,7 +29,10 @@ export const EXTRACT_SENTENCES = 4;
 const SENTENCES_PER_PASSAGE = 2;
 const SENTENCE_MAX_CHARS = 400;
 
-/** Markdown to the plain words a reader sees: links keep their text, images, emphasis and heading marks go. */
+/**
+ * Markdown to the plain words a reader sees: links keep their text, images, emphasis and heading marks go.
+ * Emphasis is only taken off at word edges, so the underscores of hello_world@acme.example or a URL stay.
+ */
 export function plain(md: string): string {
   return md
     .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
@@ -35,44 +41,65 @@ export function plain(md: string): string {
     .replace(/^\s{0,3}(?:[-*+]|\d+\.)\s+/gm, '')
     .replace(/^\s{0,3}>\s?/gm, '')
     .replace(/```[^\n]*\n?/g, '')
-    .replace(/(\*\*|__|\*|_|`)(?=\S)([^*_`]*?\S)\1/g, '$2')
+    .replace(/(^|[\s(["'])(\*\*|__|\*|_|`)(?=\S)([^*_`]*?\S)\2(?=$|[\s)\]"'.,;:!?])/g, '$1$3')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
-const SENTENCE = /[^.!?…]+(?:[.!?…]+["')\]]*|$)/g;
 const WORDS = /[\p{L}\p{N}]+/gu;
 const HEADING = /^\s{0,3}#{1,6}\s/;
 
-/** The sentences of a passage: paragraph by paragraph (a paragraph break ends a sentence), headings left out. */
-function sentencesOf(text: string): string[] {
-  return text
-    .split(/\n[ \t]*\n/)
-    .map((b) => b.split('\n').filter((l) => !HEADING.test(l)).join('\n'))
-    .flatMap((b) => plain(b).match(SENTENCE) ?? [])
-    .map((s) => s.trim())
-    .filter((s) => (s.match(WORDS)?.length ?? 0) >= 4);
+interface Said {
+  s: string;
+  /** Read from a table for the question (a row or a column it names). */
+  table: boolean;
+  /** For a table's row or column: the question's words it answers (a header, or a word asking for it). */
+  terms?: string[];
 }
+
+/**
+ * What a passage says, in order: paragraph by paragraph (a paragraph break ends a sentence), headings left out,
+ * sentences cut where Unicode's sentence rules cut (sentences.ts: never inside an address, a URL or a number),
+ * and its tables read for the question (tables.ts) in their place.
+ */
+function sentencesOf(question: string, text: string): Said[] {
+  const out: Said[] = [];
+  for (const block of text.split(/\n[ \t]*\n/)) {
+    let prose = block;
+    for (const t of tablesIn(block).reverse()) {
+      prose = `${prose.slice(0, t.span[0])}\n${prose.slice(t.span[1])}`;
+      out.push(...tableAnswers(question, t).map((a) => ({ s: plain(a.s), table: true, terms: a.terms })));
+    }
+    const words = prose.split('\n').filter((l) => !HEADING.test(l)).join('\n');
+    for (const s of splitSentences(plain(words))) if ((s.match(WORDS)?.length ?? 0) >= 4) out.push({ s, table: false });
+  }
+  return out;
+}
+
+/** A sentence read from a table for the question counts this much more than prose sharing as many of its words. */
+const TABLE_WEIGHT = 1.5;
 
 /** A sentence kept in the answer scores at least this share of the best sentence's score. */
 const KEEP_SHARE = 0.5;
 
 /**
- * The extractive answer. Each sentence of the passages scores the share of the question it covers: the question's
- * terms it contains, each once and weighted by its rarity among the sentences (log(1 + N/df): a word every
- * sentence has says little), over the weight of all the question's terms found anywhere; a sentence over 30 words
- * loses a little for its length, and the passage's rank breaks ties. The best EXTRACT_SENTENCES that score
+ * The extractive answer. Each sentence of the passages (and each row or column of their tables that the question
+ * names, counted TABLE_WEIGHT times) scores the share of the question it covers: the question's terms it contains,
+ * each once and weighted by its rarity among the sentences (log(1 + N/df): a word every sentence has says little),
+ * over the weight of all the question's terms found anywhere; a sentence over 30 words loses a little for its
+ * length, and the passage's rank breaks ties. The best EXTRACT_SENTENCES that score
  * at least half the best one (at most two per passage) are kept, in passage order, each followed by its passage's
  * number. When no sentence shares a word with the question, the first sentence of each passage stands in.
  */
 export function extractive(question: string, passages: Numbered[]): string {
   const terms = new Set(queryTerms(question));
-  const all: { n: number; rank: number; pos: number; s: string; hits: Set<string>; words: number }[] = [];
+  const all: { n: number; rank: number; pos: number; s: string; hits: Set<string>; words: number; table: boolean }[] = [];
   passages.forEach((p, rank) => {
-    sentencesOf(p.text).forEach((s, pos) => {
+    sentencesOf(question, p.text).forEach(({ s, table, terms: answered }, pos) => {
       const ws = s.match(WORDS) ?? [];
-      const hits = new Set(ws.map(processTerm).filter((t): t is string => t !== null && terms.has(t)));
-      all.push({ n: p.n, rank, pos, s: s.length > SENTENCE_MAX_CHARS ? `${s.slice(0, SENTENCE_MAX_CHARS).replace(/\s+\S*$/, '')}…` : s, hits, words: ws.length });
+      const hits = new Set([...ws, ...(answered ?? [])].map(processTerm).filter((t): t is string => t !== null && terms.has(t)));
+      // A long sentence is cut at a space: never inside a word, an address or a URL.
+      all.push({ n: p.n, rank, pos, s: s.length > SENTENCE_MAX_CHARS ? `${s.slice(0, SENTENCE_MAX_CHARS).replace(/\s+\S*$/, '')}…` : s, hits, words: ws.length, table });
     });
   });
   const df = new Map<string, number>();
@@ -83,7 +110,7 @@ export function extractive(question: string, passages: Numbered[]): string {
     let w = 0;
     for (const t of x.hits) w += weight(t);
     const long = 1 + Math.max(0, x.words - 30) / 60; // only a long sentence pays for its length
-    return { ...x, score: w ? w / whole / long + (passages.length - x.rank) * 0.001 : 0 };
+    return { ...x, score: w ? (w / whole / long) * (x.table ? TABLE_WEIGHT : 1) + (passages.length - x.rank) * 0.001 : 0 };
   });
   const best = Math.max(0, ...scored.map((x) => x.score));
   const chosen: typeof scored = [];

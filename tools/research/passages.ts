@@ -3,6 +3,7 @@
 // endpoint is configured.
 import type MiniSearch from 'minisearch';
 import { embed } from '../../src/llm/openai-client.js';
+import { sentenceSpans } from './sentences.js';
 
 // minisearch loads with the first ranking (a research job), not at start-up.
 let minisearch: Promise<typeof MiniSearch> | undefined;
@@ -47,19 +48,28 @@ function blocks(md: string): [number, number][] {
   return out;
 }
 
-/** Cuts [start, end) into pieces of at most `max` characters, at sentence ends when there are any, else at spaces. */
+/**
+ * Cuts [start, end) into pieces of at most `max` characters: at a sentence end (sentences.ts: never inside an
+ * address, a URL or a number) or a table row's end past a third of the way, else at the last space, so that no
+ * word is cut; only a single word longer than `max` is cut inside.
+ */
 function cut(md: string, start: number, end: number, max: number): [number, number][] {
   const out: [number, number][] = [];
+  if (end - start <= max) return [[start, end]];
+  const block = md.slice(start, end);
+  const stops = new Set(sentenceSpans(block).map(([, e]) => start + e));
+  for (const m of block.matchAll(/^[ \t]*\|.*\|[ \t]*\n/gm)) stops.add(start + m.index + m[0].length); // table rows
+  const sorted = [...stops].sort((a, b) => a - b);
   let s = start;
   while (end - s > max) {
-    const window = md.slice(s, s + max);
     let at = -1;
-    const sentence = /[.!?…]["')\]]*\s+/g;
-    for (let m = sentence.exec(window); m; m = sentence.exec(window)) if (m.index + m[0].length >= max / 3) at = m.index + m[0].length;
-    if (at < 0) at = window.lastIndexOf(' ') + 1;
-    if (at <= 0) at = max;
-    out.push([s, s + at]);
-    s += at;
+    for (const p of sorted) if (p >= s + max / 3 && p <= s + max) at = p;
+    if (at < 0) {
+      const space = md.slice(s, s + max).search(/\s\S*$/);
+      at = space > 0 ? s + space + 1 : s + max;
+    }
+    out.push([s, at]);
+    s = at;
   }
   if (s < end) out.push([s, end]);
   return out;
