@@ -68,7 +68,7 @@ function readTestFile(file: string): Recorded[] {
   recorded.length = 0;
   const mod = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
   const load = mod._load;
-  mod._load = function (request: string, ...rest: unknown[]) {
+  mod._load = function (this: unknown, request: string, ...rest: unknown[]) {
     if (request === 'eslint') return { RuleTester: RecordingRuleTester };
     if (request.includes('@typescript-eslint/parser')) return { parser: 'typescript' };
     if (request.includes('@babel/eslint-parser')) return { parser: 'babel' };

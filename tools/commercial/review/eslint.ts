@@ -1,59 +1,18 @@
-// JavaScript and TypeScript: ESLint's Linter in memory (flat config, no files) with eslint-plugin-security and a
-// set of ESLint's own rules. TypeScript is first stripped of its types by amaro (Node's own type stripper, which
-// puts blanks where the types were, so every line and column stays the same) and then linted as JavaScript:
-// typescript-eslint needs TypeScript ≤ 6.0 as a peer, and this project is on TypeScript 7 (the decisions doc).
+// JavaScript and TypeScript: ESLint's Linter in memory (flat config, no files) with eslint-plugin-security,
+// @microsoft/eslint-plugin-sdl, eslint-plugin-no-unsanitized, eslint-plugin-react's security rules, this project's
+// rules (js-pattern-rules.ts) and a set of ESLint's own (js-rules.ts, js-plugins.ts); then the source-to-sink
+// check (taint/) on the tree ESLint parsed. TypeScript is first stripped of its types by amaro (Node's own type
+// stripper, which puts blanks where the types were, so every line and column stays the same) and then linted as
+// JavaScript: typescript-eslint needs TypeScript ≤ 6.0 as a peer, and this project is on TypeScript 7.
 import amaro from 'amaro';
 import { Linter } from 'eslint';
-import security from 'eslint-plugin-security';
-import type { Finding, Focus, Severity } from './findings.js';
+import type { Finding } from './findings.js';
+import { reviewConfig } from './js-plugins.js';
+import { PATTERN_RULES } from './js-pattern-rules.js';
+import { PLUGIN_RULES, type RuleInfo } from './js-rules.js';
+import { taintFindings } from './taint/analyze.js';
 
-interface RuleInfo { category: Focus; severity: Severity; fix: string }
-
-const SECURITY: Record<string, RuleInfo> = {
-  'security/detect-eval-with-expression': { category: 'security', severity: 'critical', fix: 'Do not evaluate strings as code: parse the data (JSON.parse) or dispatch on known values.' },
-  'security/detect-child-process': { category: 'security', severity: 'high', fix: 'Use execFile/spawn with a fixed command and an argument array; never build a shell command from input.' },
-  'security/detect-non-literal-fs-filename': { category: 'security', severity: 'medium', fix: 'Resolve the path against a fixed base directory and check it stays inside it before opening it.' },
-  'security/detect-non-literal-regexp': { category: 'security', severity: 'medium', fix: 'Escape input before building a RegExp from it, or match it as a plain string.' },
-  'security/detect-non-literal-require': { category: 'security', severity: 'medium', fix: 'Require fixed module names; map input to a known list of modules.' },
-  'security/detect-unsafe-regex': { category: 'security', severity: 'high', fix: 'Rewrite the pattern without nested quantifiers (catastrophic backtracking), or bound the input length.' },
-  'security/detect-pseudoRandomBytes': { category: 'security', severity: 'high', fix: 'Use crypto.randomBytes.' },
-  'security/detect-possible-timing-attacks': { category: 'security', severity: 'medium', fix: 'Compare secrets with crypto.timingSafeEqual.' },
-  'security/detect-buffer-noassert': { category: 'security', severity: 'medium', fix: 'Drop the noAssert argument.' },
-  'security/detect-new-buffer': { category: 'security', severity: 'medium', fix: 'Use Buffer.from or Buffer.alloc.' },
-  'security/detect-no-csrf-before-method-override': { category: 'security', severity: 'medium', fix: 'Register the CSRF middleware before methodOverride.' },
-  'security/detect-disable-mustache-escape': { category: 'security', severity: 'high', fix: 'Keep template escaping on.' },
-  'security/detect-bidi-characters': { category: 'security', severity: 'high', fix: 'Remove the bidirectional control characters (Trojan Source).' },
-};
-const CORE: Record<string, RuleInfo> = {
-  'no-eval': { category: 'security', severity: 'critical', fix: 'Do not evaluate strings as code.' },
-  'no-implied-eval': { category: 'security', severity: 'high', fix: 'Pass a function to setTimeout/setInterval, not a string.' },
-  'no-new-func': { category: 'security', severity: 'high', fix: 'Do not build functions from strings.' },
-  'no-debugger': { category: 'correctness', severity: 'medium', fix: 'Remove the debugger statement.' },
-  'no-dupe-keys': { category: 'correctness', severity: 'high', fix: 'Remove or rename the duplicate key: the last one silently wins.' },
-  'no-unreachable': { category: 'correctness', severity: 'medium', fix: 'Remove the unreachable code or fix the control flow before it.' },
-  'no-fallthrough': { category: 'correctness', severity: 'medium', fix: 'End the case with break/return, or mark the fall-through with a comment.' },
-  'no-self-compare': { category: 'correctness', severity: 'medium', fix: 'Compare with the intended value (Number.isNaN for NaN checks).' },
-  'use-isnan': { category: 'correctness', severity: 'high', fix: 'Use Number.isNaN(value).' },
-  'valid-typeof': { category: 'correctness', severity: 'high', fix: 'Compare typeof with a valid type name.' },
-  'no-cond-assign': { category: 'correctness', severity: 'medium', fix: 'Use === in the condition, or move the assignment out of it.' },
-  'no-unsafe-finally': { category: 'correctness', severity: 'high', fix: 'Do not return or throw from finally.' },
-  'no-unsafe-negation': { category: 'correctness', severity: 'high', fix: 'Put the negation around the whole expression: !(key in obj).' },
-  'no-compare-neg-zero': { category: 'correctness', severity: 'medium', fix: 'Use Object.is(x, -0).' },
-  'no-await-in-loop': { category: 'performance', severity: 'low', fix: 'Start the independent calls together and await Promise.all.' },
-  'eqeqeq': { category: 'style', severity: 'low', fix: 'Use === and !== .' },
-  'no-var': { category: 'style', severity: 'low', fix: 'Use let or const.' },
-  'prefer-const': { category: 'style', severity: 'info', fix: 'Use const for a binding never reassigned.' },
-};
-const RULES: Record<string, RuleInfo> = { ...SECURITY, ...CORE };
-
-// detect-object-injection flags every obj[variable]: in ordinary code nearly all false alarms, so it is left out.
-const config: Linter.Config[] = [
-  {
-    plugins: { security: security as never },
-    languageOptions: { ecmaVersion: 'latest', sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } },
-    rules: Object.fromEntries(Object.keys(RULES).map((id) => [id, id === 'eqeqeq' ? ['warn', 'always', { null: 'ignore' }] : 'warn'])) as Linter.RulesRecord,
-  },
-];
+const RULES: Record<string, RuleInfo> = { ...PLUGIN_RULES, ...PATTERN_RULES };
 
 let linter: Linter | undefined;
 
@@ -72,19 +31,23 @@ export function lintJs(code: string, typescript: boolean): EslintOutcome {
     }
   }
   linter ??= new Linter({ configType: 'flat' });
+  const run = parse(linter, js);
   const lines = lineStarts(js);
   const findings: Finding[] = [];
-  for (const m of linter.verify(js, config, { filename: 'input.js' })) {
-    if (m.fatal || !m.ruleId) {
-      findings.push({ rule_id: 'syntax-error', line: m.line, column: m.column, severity: 'high', category: 'correctness', message: m.message, fix: 'Fix the syntax: nothing after this point could be analysed.', engine: 'eslint' });
-      continue;
-    }
+  const unsafeRegex = new Set<string>();
+  if (run.syntax) findings.push(syntaxFinding(run.syntax, run.recovered));
+  for (const m of run.messages) {
+    if (m.fatal || !m.ruleId) continue;
     const info = RULES[m.ruleId];
     if (!info) continue;
+    if (m.ruleId === 'security/detect-unsafe-regex') unsafeRegex.add(`${m.line}:${m.column}`);
+    // Read with let/const as var (see parse), the style of declarations says nothing about the code as written.
+    if (run.recovered && (m.ruleId === 'no-var' || m.ruleId === 'prefer-const')) continue;
     const f: Finding = { rule_id: m.ruleId, line: m.line, column: m.column, severity: info.severity, category: info.category, message: m.message, fix: info.fix, engine: 'eslint' };
+    if (info.cwe) f.cwe = info.cwe;
     if (m.endLine !== undefined && m.endColumn !== undefined) Object.assign(f, { end_line: m.endLine, end_column: m.endColumn });
     // A patch made on stripped TypeScript is offered only where the stripping changed nothing (else it would drop types).
-    if (m.fix && js.slice(m.fix.range[0], m.fix.range[1]) === code.slice(m.fix.range[0], m.fix.range[1])) {
+    if (m.fix && !run.recovered && js.slice(m.fix.range[0], m.fix.range[1]) === code.slice(m.fix.range[0], m.fix.range[1])) {
       const [s, e] = m.fix.range;
       const a = position(lines, s);
       const b = position(lines, e);
@@ -92,7 +55,35 @@ export function lintJs(code: string, typescript: boolean): EslintOutcome {
     }
     findings.push(f);
   }
+  if (run.parsed) findings.push(...taintFindings(linter.getSourceCode()!, { unsafeRegex }));
   return { findings };
+}
+
+interface Run { messages: Linter.LintMessage[]; parsed: boolean; syntax?: Linter.LintMessage; recovered?: boolean }
+
+/**
+ * Parses as an ES module, else as CommonJS (a top-level `return`). Code that declares a name twice with let/const
+ * (snippets pasted one after the other) is not JavaScript, but everything else in it can still be checked: it is
+ * read once more with let/const as var (same width, so lines and columns hold), and the syntax error is reported.
+ */
+function parse(l: Linter, js: string): Run {
+  const attempt = (text: string): Run => {
+    const asModule = l.verify(text, reviewConfig('module'), { filename: 'input.js' });
+    const fatal = asModule.find((m) => m.fatal);
+    if (!fatal) return { messages: asModule, parsed: true };
+    const asScript = l.verify(text, reviewConfig('commonjs'), { filename: 'input.js' });
+    if (!asScript.some((m) => m.fatal)) return { messages: asScript, parsed: true };
+    return { messages: [], parsed: false, syntax: fatal };
+  };
+  const first = attempt(js);
+  if (first.parsed || !/has already been declared/.test(first.syntax?.message ?? '')) return first;
+  const second = attempt(js.replace(/\b(const|let)(?=\s+[\w$[{])/g, (k) => (k === 'let' ? 'var' : 'var  ')));
+  return second.parsed ? { ...second, syntax: first.syntax, recovered: true } : first;
+}
+
+function syntaxFinding(m: Linter.LintMessage, recovered?: boolean): Finding {
+  const fix = recovered ? 'Fix the syntax (a name is declared twice); the rest was checked as if let/const were var.' : 'Fix the syntax: nothing after this point could be analysed.';
+  return { rule_id: 'syntax-error', line: m.line, column: m.column, severity: 'high', category: 'correctness', message: m.message, fix, engine: 'eslint' };
 }
 
 function lineStarts(text: string): number[] {

@@ -1,0 +1,170 @@
+// Small readers of the ESTree that ESLint gives, shared by this project's rules and the source-to-sink check:
+// the dotted name of a callee, a string a node certainly holds, a property of an object literal, what an
+// identifier was bound to.
+import type { Rule, Scope, SourceCode } from 'eslint';
+import type * as ESTree from 'estree';
+
+export type Node = ESTree.Node & { parent?: Node };
+
+/** `a.b.c` for a member chain of names (`a['b']` too); a call inside the chain reads as `()`: `res.status().send`. */
+export function dotted(node: ESTree.Node | null | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'Identifier') return node.name;
+  if (node.type === 'ThisExpression') return 'this';
+  if (node.type === 'MemberExpression') {
+    const obj = node.object.type === 'Super' ? 'super' : dotted(node.object as ESTree.Expression);
+    const prop = propertyName(node);
+    return obj !== undefined && prop !== undefined ? `${obj}.${prop}` : undefined;
+  }
+  if (node.type === 'CallExpression') {
+    const callee = dotted(node.callee as ESTree.Expression);
+    return callee === undefined ? undefined : `${callee}()`;
+  }
+  if (node.type === 'ChainExpression') return dotted(node.expression);
+  if (node.type === 'AwaitExpression') return dotted(node.argument);
+  return undefined;
+}
+
+/** The name a member expression reads: `x.name`, `x['name']`, `x[`name`]`. */
+export function propertyName(node: ESTree.MemberExpression): string | undefined {
+  if (!node.computed && node.property.type === 'Identifier') return node.property.name;
+  if (node.property.type === 'Literal' && typeof node.property.value === 'string') return node.property.value;
+  if (node.property.type === 'TemplateLiteral' && node.property.expressions.length === 0) return node.property.quasis[0]!.value.cooked ?? undefined;
+  return undefined;
+}
+
+/** The last name of a callee: `send` for `res.status(200).send`, `exec` for `exec`. */
+export function calleeName(node: ESTree.CallExpression | ESTree.NewExpression): string | undefined {
+  const c = node.callee;
+  if (c.type === 'Identifier') return c.name;
+  if (c.type === 'MemberExpression') return propertyName(c);
+  return undefined;
+}
+
+/** The key of an object literal's property as a string. */
+export function keyName(p: ESTree.Property | ESTree.SpreadElement): string | undefined {
+  if (p.type !== 'Property') return undefined;
+  if (!p.computed && p.key.type === 'Identifier') return p.key.name;
+  if (p.key.type === 'Literal') return String(p.key.value);
+  return undefined;
+}
+
+/** The value of an object literal's property, by a key test. */
+export function property(obj: ESTree.Node | null | undefined, key: string | RegExp): ESTree.Node | undefined {
+  if (!obj || obj.type !== 'ObjectExpression') return undefined;
+  for (const p of obj.properties) {
+    const k = keyName(p);
+    if (k !== undefined && (typeof key === 'string' ? k === key : key.test(k))) return (p as ESTree.Property).value;
+  }
+  return undefined;
+}
+
+/** The variable an identifier refers to, through the scope it is read in. */
+export function variableOf(sourceCode: SourceCode, id: ESTree.Identifier): Scope.Variable | undefined {
+  let scope: Scope.Scope | null = sourceCode.getScope(id as never);
+  while (scope) {
+    const ref = scope.references.find((r) => r.identifier === id);
+    if (ref) return ref.resolved ?? undefined;
+    const v = scope.set.get(id.name);
+    if (v && v.identifiers.includes(id)) return v;
+    scope = scope.upper;
+  }
+  return undefined;
+}
+
+/** The expression a name was bound to once and for all (a const, or a let/var never written again), if any. */
+export function boundValue(sourceCode: SourceCode, id: ESTree.Identifier): ESTree.Expression | undefined {
+  const v = variableOf(sourceCode, id);
+  if (!v || v.defs.length !== 1) return undefined;
+  const def = v.defs[0]!;
+  if (def.type !== 'Variable' || def.node.id.type !== 'Identifier' || !def.node.init) return undefined;
+  const writes = v.references.filter((r) => r.isWrite());
+  if (writes.length > 1) return undefined;
+  return def.node.init;
+}
+
+/** The string a node certainly holds: a literal, a template without holes, a constant bound to one, `a + b` of those. */
+export function staticString(sourceCode: SourceCode, node: ESTree.Node | null | undefined, depth = 0): string | undefined {
+  if (!node || depth > 4) return undefined;
+  switch (node.type) {
+    case 'Literal':
+      return typeof node.value === 'string' ? node.value : undefined;
+    case 'TemplateLiteral':
+      return node.expressions.length === 0 ? (node.quasis[0]!.value.cooked ?? undefined) : undefined;
+    case 'BinaryExpression': {
+      if (node.operator !== '+') return undefined;
+      const a = staticString(sourceCode, node.left, depth + 1);
+      const b = a === undefined ? undefined : staticString(sourceCode, node.right, depth + 1);
+      return a !== undefined && b !== undefined ? a + b : undefined;
+    }
+    case 'Identifier': {
+      const init = boundValue(sourceCode, node);
+      return init ? staticString(sourceCode, init, depth + 1) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A literal value of any type (true, 0, null, 'x'), following a constant binding once. */
+export function literalValue(sourceCode: SourceCode, node: ESTree.Node | null | undefined): { value: unknown } | undefined {
+  if (!node) return undefined;
+  if (node.type === 'Literal') return { value: node.value };
+  if (node.type === 'UnaryExpression' && node.operator === '!' && node.argument.type === 'Literal') return { value: !node.argument.value };
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return { value: node.quasis[0]!.value.cooked };
+  if (node.type === 'Identifier') {
+    const init = boundValue(sourceCode, node);
+    if (init && (init.type === 'Literal' || init.type === 'TemplateLiteral')) return literalValue(sourceCode, init);
+  }
+  return undefined;
+}
+
+/** The object literal a node is, or is bound to (one hop through a constant), so options passed by name are read too. */
+export function objectOf(sourceCode: SourceCode, node: ESTree.Node | null | undefined): ESTree.ObjectExpression | undefined {
+  if (!node) return undefined;
+  if (node.type === 'ObjectExpression') return node;
+  if (node.type === 'Identifier') {
+    const init = boundValue(sourceCode, node);
+    if (init?.type === 'ObjectExpression') return init;
+  }
+  return undefined;
+}
+
+/** The module a name was imported or required from: `require('x')`, `require('x').y`, `import … from 'x'`. */
+export function moduleOf(sourceCode: SourceCode, id: ESTree.Identifier): string | undefined {
+  const v = variableOf(sourceCode, id);
+  const def = v?.defs[0];
+  if (!def) return undefined;
+  if (def.type === 'ImportBinding') {
+    const decl = def.parent as ESTree.ImportDeclaration;
+    return typeof decl.source.value === 'string' ? decl.source.value : undefined;
+  }
+  if (def.type === 'Variable') return requiredModule(def.node.init);
+  return undefined;
+}
+
+/** 'x' for `require('x')`, `require('x').y`, `require('x')()`. */
+export function requiredModule(node: ESTree.Node | null | undefined): string | undefined {
+  let n = node;
+  while (n && (n.type === 'MemberExpression' || (n.type === 'CallExpression' && n.callee.type !== 'Identifier'))) n = n.type === 'MemberExpression' ? n.object : (n.callee as ESTree.Expression);
+  if (n?.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'require' && n.arguments[0]?.type === 'Literal') return String(n.arguments[0].value);
+  return undefined;
+}
+
+/** The root identifier of a member/call chain: `res` for `res.status(500).send`. */
+export function rootOf(node: ESTree.Node): ESTree.Identifier | undefined {
+  let n: ESTree.Node = node;
+  for (;;) {
+    if (n.type === 'Identifier') return n;
+    if (n.type === 'MemberExpression') n = n.object;
+    else if (n.type === 'CallExpression') n = n.callee;
+    else if (n.type === 'ChainExpression') n = n.expression;
+    else if (n.type === 'AwaitExpression') n = n.argument;
+    else return undefined;
+  }
+}
+
+/** A rule that reports one message per node its check picks out. */
+export function simpleRule(check: (context: Rule.RuleContext) => Rule.RuleListener): Rule.RuleModule {
+  return { meta: { type: 'problem', schema: [] }, create: check };
+}
