@@ -12,7 +12,12 @@ export const commercialRoutes: Route[] = [
   route('POST', '/orders/{order_id}/cancel', 'order_cancel', { summary: 'Cancel an order not made yet (released)' }),
   route('POST', '/orders/{order_id}/accept', 'order_accept', { summary: 'Accept a delivered dev task (captured)' }),
   route('POST', '/orders/{order_id}/revisions', 'order_revise', { summary: 'Send a delivered dev task back with notes' }),
-  route('POST', '/dev/tasks', 'dev_task_create', { status: 202, summary: 'Order a dev task (quote_only: the tier and price only)' }),
+  // A quote (quote_only) orders nothing: 200, not the 202 of an order.
+  route('POST', '/dev/tasks', 'dev_task_create', {
+    status: 202,
+    statusOf: (r) => ((r as { ordered?: unknown }).ordered === false ? 200 : undefined),
+    summary: 'Order a dev task (quote_only: the tier and price only, 200)',
+  }),
   route('POST', '/extract', 'data_extract', { summary: 'Extract structured data from a text, HTML or a URL now (metered per 1K tokens)' }),
   route('POST', '/seo/audits', 'seo_audit', { status: 202, summary: 'Order an SEO audit of a page: quick $10 (deep: not available yet)' }),
   route('POST', '/review', 'code_review', { summary: 'Review code now: findings with line, severity, rule and fix ($25)' }),

@@ -25,7 +25,7 @@ import { x402Tools } from './x402/index.js';
 import { assistantTools } from './assistant/index.js';
 import { chatTools } from './chat/index.js';
 import { createWallWorkers, wallTools } from './wall/index.js';
-import { commercialTools, orderAcceptKind, orderKind } from './commercial/index.js';
+import { commercialTools, createCommercialWorkers, orderAcceptKind, orderKind } from './commercial/index.js';
 import { socialTools } from './social/index.js';
 import { createXpWorkers, xpTools } from './xp/index.js';
 import { catalogTools } from './catalog/index.js';
@@ -37,7 +37,7 @@ import { genImageTools } from './gen-image/index.js';
 export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, ...connectionTools, webhookSecretGet, ...jobTools, ...handoffTools, ...watchTools, heartbeat, ...x402Tools, ...assistantTools, ...chatTools, ...wallTools, ...socialTools, ...xpTools, ...catalogTools, ...verbTools, ...browseTools, ...researchTools, ...genImageTools, ...commercialTools];
 
 /** Background workers of every area, fresh for each gateway. */
-export const createWorkers = (): Worker[] => [...createMemoryWorkers(), ...createArtifactWorkers(), ...createWallWorkers(), ...createXpWorkers()];
+export const createWorkers = (): Worker[] => [...createMemoryWorkers(), ...createArtifactWorkers(), ...createWallWorkers(), ...createXpWorkers(), ...createCommercialWorkers()];
 
 /** Kinds of durable work the scheduler runs, fresh for each gateway. */
 export const createWorkKinds = (): WorkKind<WorkerContext>[] => [webhookKind, jobKind, handoffExpiryKind, watchCheckKind, orderKind, orderAcceptKind];

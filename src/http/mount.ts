@@ -123,11 +123,12 @@ export function mountRoutes(router: Router, routes: Route[], registry: Registry,
         parts.query = coerceQuery(readAliases(parts.query, r.queryAliases), tool.inputJsonSchema);
         const input = withoutUnknownQueryFields(buildInput(r, parts), parts, tool);
         const out = await registry.call(name, input, credentialsOf(req, 'rest', opts.trustProxy), { upload });
+        const ok = r.statusOf?.(out.result) ?? status;
         if (isFileResult(out.result)) sendFile(res, out.result, out.meta.headers, req.headers);
         // Images, audio and embedded resources as JSON: the blocks with their bytes in base64, beside the data.
-        else if (isContentResult(out.result)) sendJson(res, status, contentJson(out.result), out.meta.headers);
-        else if (r.html && prefersHtml(req.headers.accept)) sendHtml(res, status, r.html(out.result), out.meta.headers);
-        else sendJson(res, status, out.result, out.meta.headers);
+        else if (isContentResult(out.result)) sendJson(res, ok, contentJson(out.result), out.meta.headers);
+        else if (r.html && prefersHtml(req.headers.accept)) sendHtml(res, ok, r.html(out.result), out.meta.headers);
+        else sendJson(res, ok, out.result, out.meta.headers);
       } catch (err) {
         sendError(res, err instanceof GatewayError ? locate(err, r, parts) : err);
       }

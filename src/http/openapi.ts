@@ -67,6 +67,8 @@ function responses(route: Route, tool: Tool): Json {
   if (route.html) content['text/html'] = { schema: { type: 'string' } };
   const out: Json = {
     [ok]: { description: 'Success', content },
+    // A route whose status depends on the result also answers 200 (the operation's description says when).
+    ...(route.statusOf && ok !== '200' ? { '200': { description: 'Success (see the description)', content } } : {}),
     '404': { description: 'Not found', content: { 'application/json': { schema: ERROR_REF } } },
     '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } },
   };

@@ -25,6 +25,8 @@ export interface Route {
   tool: string | DynamicTool;
   /** Success status (default 200). */
   status?: number;
+  /** A success status that depends on the result (a dev task's quote orders nothing: 200 on a 202 route); else `status`. */
+  statusOf?: (result: unknown) => number | undefined;
   /**
    * How the input is built. Default: query, then body fields, then path parameters (path wins).
    * `body` = the body plus path parameters; a function builds it from the request parts.

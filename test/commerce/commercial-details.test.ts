@@ -224,6 +224,23 @@ describe('order types in the spec’s spelling', () => {
   });
 });
 
+describe('quote_only', () => {
+  it('answers 200 with the quote, ordering and holding nothing; an order answers 202', async () => {
+    const k = await account(bare, 'quote@example.com', 30_000_000);
+    const body = { description: 'Write a function that adds two numbers.', language: 'python' };
+    const quote = await api(bare.apiUrl, 'POST', '/dev/tasks', { body: { ...body, quote_only: true }, headers: key(k) });
+    expect(quote.status).toBe(200);
+    expect(quote.body).toMatchObject({ ordered: false, quote: { tier: 'simple', price: { usd: '25' } } });
+    expect(await ordersOf(bare, k)).toEqual([]);
+    expect(await usageOf(bare, k)).toMatchObject({ balance: 30_000_000, held: { micro_usd: 0 } });
+    const doc = (await api(bare.apiUrl, 'GET', '/openapi.json')).body;
+    expect(Object.keys(doc.paths['/dev/tasks'].post.responses)).toEqual(expect.arrayContaining(['200', '202']));
+    const placed = await api(bare.apiUrl, 'POST', '/dev/tasks', { body, headers: key(k) });
+    expect(placed.status).toBe(202);
+    await api(bare.apiUrl, 'POST', `/orders/${placed.body.order_id}/cancel`, { headers: key(k) });
+  });
+});
+
 describe('GET /v1/models', () => {
   it('lists the models metered chat accepts, for the official openai client', async () => {
     const k = await account(withModel, 'models@example.com');
@@ -310,6 +327,26 @@ describe('a dev task the operator completes', () => {
     }, 5_000);
     expect(delivered.result.code_blocks[0].code).toContain('def add');
     expect(delivered.payment.state).toBe('held');
+  });
+
+  it('is delivered when another instance, which never worked the order, resolves the handoff', async () => {
+    const k = await account(bare, 'handoff-elsewhere@example.com', 25_000_000);
+    const placed = await api(bare.apiUrl, 'POST', '/dev/tasks', { body: { description: 'Add two numbers.', language: 'python' }, headers: key(k) });
+    const h = await parkedFor(placed.body.order_id);
+    // Started once the order waits (its next look a minute ahead on the shared, standing clock): this instance never
+    // runs the order's work, so only its start-up worker can hear the resolution it makes.
+    const other = await startGateway({ dataDir: bare.dataDir, clock: bare.clock, env: { GATEWAY_OPERATOR_TOKEN: OPERATOR } });
+    try {
+      expect((await api(other.url, 'POST', `/operator/handoffs/${h.handoff_id}/complete`, { body: { result: DONE }, headers: operator })).status).toBe(200);
+      const delivered = await eventually(async () => {
+        const o = await orderOf(bare, k, placed.body.order_id);
+        if (o.status !== 'delivered') throw new Error(o.status);
+        return o;
+      }, 5_000);
+      expect(delivered.result.code_blocks[0].code).toContain('def add');
+    } finally {
+      await other.stop();
+    }
   });
 
   it('is failed and released at once when the operator rejects it', async () => {
