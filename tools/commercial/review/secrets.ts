@@ -1,22 +1,20 @@
-// Secrets in any language: secretlint's recommended rules, in memory (no files, no config file).
-import { lintSource } from '@secretlint/core';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+// Secrets in any language: gitleaks' default rules (provider formats, the keyword-and-entropy generic rule, its
+// allowlists) run by secrets/detect.ts, and secretlint's recommended preset for what it adds. A secret both find
+// (same line, overlapping span) is one finding, the gitleaks rule's, with secretlint's rule id in `also`.
 import type { Finding } from './findings.js';
+import { detect, Lines } from './secrets/detect.js';
+import { secretlintScan } from './secrets/secretlint.js';
+import { toFinding } from './secrets/to-finding.js';
 
-const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
-
-export async function scanSecrets(code: string): Promise<Finding[]> {
-  const r = await lintSource({ source: { filePath: '/input', content: code, contentType: 'text' }, options: { config, maskSecrets: true } });
-  return r.messages.map((m) => ({
-    rule_id: `secretlint/${m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '')}${m.messageId ? `/${m.messageId}` : ''}`,
-    line: m.loc.start.line,
-    column: m.loc.start.column + 1,
-    end_line: m.loc.end.line,
-    end_column: m.loc.end.column + 1,
-    severity: 'critical' as const,
-    category: 'security' as const,
-    message: m.message,
-    fix: 'Remove the secret from the code, revoke and rotate it, and read it from the environment or a secret store.',
-    engine: 'secretlint' as const,
-  }));
+/** `filename`, when known, lets the rules that read a path run (a Kubernetes Secret in a .yaml file…). */
+export async function scanSecrets(code: string, filename?: string): Promise<Finding[]> {
+  const lines = new Lines(code);
+  const detections = detect(code, { filePath: filename });
+  const findings: (Finding & { also?: string[] })[] = detections.map((d) => toFinding(d, code, lines));
+  for (const hit of await secretlintScan(code)) {
+    const i = detections.findIndex((d) => d.start < hit.end && hit.start < d.end && findings[detections.indexOf(d)].line === hit.finding.line);
+    if (i === -1) findings.push(hit.finding);
+    else (findings[i].also ??= []).push(hit.finding.rule_id);
+  }
+  return findings;
 }
