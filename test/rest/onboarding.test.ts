@@ -57,3 +57,51 @@ describe('GET /connect and /agent-economics', () => {
     }
   });
 });
+
+describe('GET /', () => {
+  it('gives API clients a JSON index of where to start, every link under the base URL', async () => {
+    const r = await api(gw.url, 'GET', '/');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('application/json');
+    expect(r.body).toMatchObject({
+      name: 'Agent Gateway',
+      start: { connect: `${gw.url}/connect`, agent_economics: `${gw.url}/agent-economics` },
+      api: { openapi: `${gw.url}/openapi.json` },
+      mcp: { streamable_http: `${gw.url}/mcp`, oauth: `${gw.url}/mcp/agent`, legacy_sse: `${gw.url}/mcp/sse` },
+      a2a: { agent_card: `${gw.url}/.well-known/agent-card.json` },
+    });
+    // No operator token here: no console to point at.
+    expect(r.body.operator_console).toBeUndefined();
+    // Each link the index gives answers (GET ones; the MCP endpoints answer their own protocol).
+    for (const url of [r.body.start.connect, r.body.start.agent_economics, r.body.api.openapi, r.body.a2a.agent_card]) {
+      expect((await fetch(url)).status, url).toBe(200);
+    }
+  });
+
+  it.skipIf(!hasChromium)('gives browsers a page that links to onboarding, the API, MCP (OAuth too) and the console', async () => {
+    let browser: Browser | undefined;
+    const withConsole = await startGateway({ env: { GATEWAY_OPERATOR_TOKEN: 'operator-token-for-home-page' } });
+    try {
+      expect((await api(withConsole.url, 'GET', '/')).body.operator_console).toBe(`${withConsole.url}/operator`);
+      expect((await fetch(`${withConsole.url}/operator`)).status).toBe(200);
+      browser = await launchBrowser();
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      const res = await page.goto(`${withConsole.url}/`);
+      expect(res?.status()).toBe(200);
+      expect(await page.locator('h1').innerText()).toBe('Agent Gateway');
+      const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
+      for (const p of ['/connect', '/agent-economics', '/openapi.json', '/mcp', '/mcp/agent', '/mcp/sse', '/operator', '/.well-known/agent-card.json']) {
+        expect(hrefs).toContain(`${withConsole.url}${p}`);
+      }
+      await page.locator('a', { hasText: 'Connect' }).first().click();
+      expect(await page.locator('h1').innerText()).toBe('Connect to Agent Gateway');
+      expect(await page.locator('script').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser?.close();
+      await withConsole.cleanup();
+    }
+  });
+});

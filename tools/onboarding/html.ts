@@ -13,6 +13,8 @@ export interface Section {
   code?: string;
   rows?: Record<string, string | number | null>[];
   items?: string[];
+  /** Links, each with what it is for. */
+  links?: { label: string; href: string; note?: string }[];
 }
 
 export interface Page {
@@ -35,6 +37,7 @@ export function renderPage(p: Page): string {
         `<h2>${esc(s.heading)}</h2>`,
         s.text ? `<p>${esc(s.text)}</p>` : '',
         s.items ? `<ul>${s.items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>` : '',
+        s.links ? `<ul>${s.links.map((l) => `<li><a href="${esc(l.href)}">${esc(l.label)}</a>${l.note ? ` — ${esc(l.note)}` : ''}</li>`).join('')}</ul>` : '',
         s.code ? `<pre><code>${esc(s.code)}</code></pre>` : '',
         s.rows?.length ? table(s.rows) : '',
       ].join(''),

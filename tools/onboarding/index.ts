@@ -8,6 +8,7 @@ import type { ToolContext } from '../../src/registry/types.js';
 import { BATCH_MAX } from '../access/batch.js';
 import { priceOf } from '../access/catalog.js';
 import { FREE_KEYS_PER_EMAIL } from '../access/keys.js';
+import { home } from './home.js';
 
 function prices(ctx: ToolContext) {
   return ctx.services
@@ -109,4 +110,4 @@ export const agentEconomics = defineTool({
   }),
 });
 
-export const onboardingTools = [connect, agentEconomics];
+export const onboardingTools = [connect, agentEconomics, home];

@@ -60,3 +60,41 @@ export function economicsHtml(r: unknown): string {
     ],
   });
 }
+
+export function homeHtml(r: unknown): string {
+  const d = r as Doc;
+  const link = (label: string, href: string, note?: string) => ({ label, href, ...(note ? { note } : {}) });
+  return renderPage({
+    title: d.name,
+    lead: d.about,
+    sections: [
+      {
+        heading: 'Start here',
+        links: [
+          link('Connect', d.start.connect, 'a free API key, the MCP configuration for your host, paying per call'),
+          link('Agent economics', d.start.agent_economics, 'what is free, what costs, and how an agent pays'),
+        ],
+        code: `curl -X POST ${d.start.register.replace('POST ', '')} -H 'content-type: application/json' -d '{"handle":"your-name"}'`,
+      },
+      {
+        heading: 'MCP',
+        links: [
+          link(d.mcp.streamable_http, d.mcp.streamable_http, 'Streamable HTTP: Authorization: Bearer <agent secret>'),
+          link(d.mcp.oauth, d.mcp.oauth, d.mcp.oauth_note),
+          link(d.mcp.legacy_sse, d.mcp.legacy_sse, 'legacy HTTP+SSE (2024-11-05 clients)'),
+        ],
+        text: `Over stdio: ${d.mcp.stdio}`,
+      },
+      {
+        heading: 'Other ways in',
+        links: [
+          link('OpenAPI description', d.api.openapi, 'every REST route'),
+          link('Tools', d.api.tools, 'the calculators and their prices'),
+          link('A2A agent card', d.a2a.agent_card, `A2A JSON-RPC and HTTP+JSON at ${d.a2a.endpoint}`),
+          link('Chat completions', d.chat, 'OpenAI-compatible (POST)'),
+        ],
+      },
+      ...(d.operator_console ? [{ heading: 'Operators', links: [link('Operator console', d.operator_console, 'signs in with the operator token')] }] : []),
+    ],
+  });
+}
