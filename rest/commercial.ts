@@ -1,7 +1,9 @@
 // The commercial group's routes, served by the second listener at {api_url} (GATEWAY_API_PORT).
 import { route, type Route } from '../src/http/route.js';
+import { commercialHomeHtml } from '../tools/commercial/home.js';
 
 export const commercialRoutes: Route[] = [
+  route('GET', '/', 'commercial_home', { html: commercialHomeHtml, summary: 'Home: what this group sells and where to start (JSON index, or HTML for browsers)' }),
   route('POST', '/signup', 'commercial_signup', { status: 201, summary: 'Open an account; its revenue key is shown once' }),
   route('GET', '/prices', 'commercial_prices', { summary: 'Every price as charged here, with the service and route; the review’s languages' }),
   route('GET', '/usage', 'commercial_usage', { summary: 'Balance, use this month, open orders, holds and charges (X-Revenue-Key)' }),

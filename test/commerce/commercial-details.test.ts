@@ -363,3 +363,23 @@ describe('a dev task the operator completes', () => {
     expect((await usageOf(bare, k)).balance).toBe(25_000_000);
   });
 });
+
+describe('GET / at {api_url}', () => {
+  it('gives API clients an index of the group (sign-up, prices, each service at its route) and browsers a page', async () => {
+    const r = await api(bare.apiUrl, 'GET', '/');
+    expect(r.status).toBe(200);
+    expect(r.body.start).toMatchObject({ signup: `POST ${bare.apiUrl}/signup`, prices: `${bare.apiUrl}/prices`, openapi: `${bare.apiUrl}/openapi.json` });
+    const services = new Map((r.body.services as { service: string; route: string }[]).map((s) => [s.service, s.route]));
+    expect(services.get('review')).toBe(`${bare.apiUrl}/review`);
+    expect(services.get('seo.quick')).toBe(`${bare.apiUrl}/seo/audits`);
+    expect(r.body.openai.models).toBe(`${bare.apiUrl}/v1/models`);
+    for (const url of [r.body.start.prices, r.body.start.openapi, r.body.openai.models]) expect((await fetch(url)).status, url).toBe(200);
+
+    const page = await fetch(`${bare.apiUrl}/`, { headers: { accept: 'text/html' } });
+    const html = await page.text();
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(html).toContain(`<a href="${bare.apiUrl}/prices">Prices</a>`);
+    expect(html).toContain(`${bare.apiUrl}/review`);
+    expect(html).not.toMatch(/<script/i);
+  });
+});

@@ -91,7 +91,7 @@ describe('GET /', () => {
       const res = await page.goto(`${withConsole.url}/`);
       expect(res?.status()).toBe(200);
       expect(await page.locator('h1').innerText()).toBe('Agent Gateway');
-      const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
+      const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
       for (const p of ['/connect', '/agent-economics', '/openapi.json', '/mcp', '/mcp/agent', '/mcp/sse', '/operator', '/.well-known/agent-card.json']) {
         expect(hrefs).toContain(`${withConsole.url}${p}`);
       }

@@ -10,8 +10,9 @@ import { dataExtract } from './extract/index.js';
 import { codeReview, codeReviewMetered } from './review/index.js';
 import { orderTools } from './orders.js';
 import { priceList } from './price-list.js';
+import { commercialHome } from './home.js';
 import { seoAudit } from './seo/index.js';
 
-export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, chatMetered, dataExtract, codeReview, codeReviewMetered, seoAudit, priceList, ...orderTools];
+export const commercialTools: Tool[] = [signup, usage, rotateKey, copyOrder, contentOrder, contentGenerate, devTaskCreate, chatMetered, dataExtract, codeReview, codeReviewMetered, seoAudit, priceList, commercialHome, ...orderTools];
 export { orderAcceptKind, orderKind } from './work.js';
 export { createCommercialWorkers } from './handoff-wake.js';

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { orderPath } from '../../src/commerce/index.js';
 import { microToUsd, type PriceId } from '../../src/commerce/prices.js';
 import { defineTool } from '../../src/registry/define-tool.js';
+import type { ToolContext } from '../../src/registry/types.js';
 import { LANGUAGES } from './review/languages.js';
 
 /** What each price is for: the order's service and what one price buys. */
@@ -41,25 +42,28 @@ export const priceList = defineTool({
   input: z.object({}),
   auth: 'public',
   annotations: { readOnlyHint: true },
-  handler: (_input, ctx) => {
-    const reviewsOthers = !!ctx.config.llm?.model;
-    return {
-      currency: 'USD',
-      charged: 'on delivery',
-      prices: (Object.keys(ENTRIES) as PriceId[]).map((id) => {
-        const { service, per } = ENTRIES[id];
-        const micro = ctx.config.commercial.prices[id];
-        return {
-          price_id: id,
-          service,
-          path: orderPath(service),
-          price: { usd: microToUsd(micro), micro_usd: micro },
-          per,
-          ...(REVIEWS.has(service)
-            ? { languages: [...LANGUAGES], other_languages: reviewsOthers ? 'reviewed by the operator’s model' : 'refused with 422 unsupported_language, nothing held' }
-            : {}),
-        };
-      }),
-    };
-  },
+  handler: (_input, ctx) => priceTable(ctx),
 });
+
+/** The price table as charged here (the operator's overrides applied). */
+export function priceTable(ctx: Pick<ToolContext, 'config'>) {
+  const reviewsOthers = !!ctx.config.llm?.model;
+  return {
+    currency: 'USD',
+    charged: 'on delivery',
+    prices: (Object.keys(ENTRIES) as PriceId[]).map((id) => {
+      const { service, per } = ENTRIES[id];
+      const micro = ctx.config.commercial.prices[id];
+      return {
+        price_id: id,
+        service,
+        path: orderPath(service),
+        price: { usd: microToUsd(micro), micro_usd: micro },
+        per,
+        ...(REVIEWS.has(service)
+          ? { languages: [...LANGUAGES], other_languages: reviewsOthers ? 'reviewed by the operator’s model' : 'refused with 422 unsupported_language, nothing held' }
+          : {}),
+      };
+    }),
+  };
+}
