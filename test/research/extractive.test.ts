@@ -31,6 +31,14 @@ const CONTACT_HTML = `<!doctype html><html lang="en"><head><title>Contact Acme</
 <p>The office is closed on public holidays and at weekends.</p>
 </article></body></html>`;
 
+/** The same plans as an HTML table, as most pricing pages publish them. */
+const PRICING_HTML = `<!doctype html><html lang="en"><head><title>Acme plans</title></head><body><main><h1>Acme plans</h1>
+<p>Acme offers three plans for teams of every size, billed monthly or yearly.</p>
+<table><thead><tr><th>Plan</th><th>Price</th><th>Seats</th></tr></thead>
+<tbody><tr><td>Starter</td><td>$9 per month</td><td>1</td></tr><tr><td>Pro</td><td>$29 per month</td><td>5</td></tr>
+<tr><td>Enterprise</td><td>$99 per month</td><td>50</td></tr></tbody></table>
+<p>Every plan includes the mobile app and a 14-day trial.</p></main></body></html>`;
+
 let site: http.Server;
 let siteUrl: string;
 let gw: TestGateway;
@@ -40,6 +48,7 @@ beforeAll(async () => {
   site = http.createServer((req, res) => {
     if (req.url === '/robots.txt') return void res.writeHead(404).end();
     if (req.url === '/pricing.md') return void res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(PRICING_MD);
+    if (req.url === '/pricing') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PRICING_HTML);
     if (req.url === '/contact') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(CONTACT_HTML);
     res.writeHead(404).end();
   });
@@ -68,6 +77,11 @@ describe('research’s extractive answer, end to end', () => {
     const n = Number(/^Pro — Price: \$29 per month\. \[(\d+)\]/.exec(out.answer)?.[1]);
     expect(out.citations.find((x) => x.n === n)?.url).toBe(`${siteUrl}/pricing.md`);
     expect(out.answer).not.toMatch(/\$9 per month|\$99 per month/);
+  });
+
+  it('reads an HTML price table too (browse keeps its rows as a Markdown table)', async () => {
+    const out = await ask('How much does the Pro plan cost?', ['/pricing']);
+    expect(out.answer).toMatch(/^Pro — Price: \$29 per month\. \[1\]/);
   });
 
   it('answers "what does each plan cost" with the price column across the plans', async () => {

@@ -3,6 +3,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
+import { tables } from '@joplin/turndown-plugin-gfm';
 import { validationError } from '../../src/errors.js';
 
 type Doc = ReturnType<typeof parseHTML>['document'];
@@ -22,7 +23,8 @@ export interface Extracted {
 const MAX_LINKS = 500;
 const MAX_HEADINGS = 200;
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+// Tables as GitHub pipe tables, so their rows survive into Markdown (research answers a price question from them).
+const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' }).use(tables);
 
 const clean = (s: string | null | undefined): string => (s ?? '').replace(/\s+/g, ' ').trim();
 const orNull = (s: string | null | undefined): string | null => clean(s) || null;
