@@ -16,5 +16,5 @@ export async function scanSecrets(code: string, filename?: string): Promise<Find
     if (i === -1) findings.push(hit.finding);
     else (findings[i].also ??= []).push(hit.finding.rule_id);
   }
-  return findings;
+  return findings.sort((a, b) => a.line - b.line || a.column - b.column);
 }

@@ -5,7 +5,8 @@
 // the "line" an allowlist reads is the lines the match spans (gitleaks takes the text from its start when the match
 // is on a last line without a newline), cut to LINE_WINDOW characters either side of the match on a very long line
 // (so a minified file costs no more per match than a short one); a curl rule's match must end within ANCHOR_WINDOW
-// characters of its `curl`; empty matches are ignored (no secret is empty).
+// characters of its `curl`; empty matches are ignored (no secret is empty); a generic finding inside the span of a
+// provider rule's secret is dropped even when the two matches start on different lines.
 import type { PrefixStep } from './re2-to-js.js';
 import { defaultRules, type Allowlist, type Matcher, type Rule, type RuleSet } from './rules.js';
 
@@ -140,7 +141,7 @@ function inRanges(code: number, step: PrefixStep): boolean {
   return step.ranges.some(([lo, hi]) => code >= lo && code <= hi);
 }
 
-interface Match {
+export interface Match {
   index: number;
   text: string;
   end: number;
@@ -190,6 +191,13 @@ function nextMatch(rule: Matcher, text: string, from: number): Match | null {
   }
 }
 
+/** Every match of a rule in a text, left to right without overlap, as Go's FindAllStringIndex gives them. */
+export function matchesOf(matcher: Matcher, text: string): Match[] {
+  const out: Match[] = [];
+  for (let m = nextMatch(matcher, text, 0); m !== null; m = nextMatch(matcher, text, m.end)) out.push(m);
+  return out;
+}
+
 function detectRule(rule: Rule, text: string, lines: Lines, set: RuleSet, filePath: string | undefined): Detection[] {
   const matcher = rule.matcher();
   const { scan, once, path, allowlists } = matcher;
@@ -197,7 +205,7 @@ function detectRule(rule: Rule, text: string, lines: Lines, set: RuleSet, filePa
   if (path && !(filePath !== undefined && path.test(filePath))) return [];
   if (!scan || !once) return []; // a rule on the path alone names a kind of file, not a secret in text
   const out: Detection[] = [];
-  for (let m = nextMatch(matcher, text, 0); m !== null; m = nextMatch(matcher, text, m.end)) {
+  for (const m of matchesOf(matcher, text)) {
     const lead = m.text.length - m.text.replace(/^\n+/, '').length;
     const match = m.text.replace(/^\n+|\n+$/g, '');
     const matchStart = m.index + lead;
@@ -233,6 +241,9 @@ export function detect(text: string, opts: DetectOptions = {}): Detection[] {
     if (rule.keywords.length > 0 && !rule.keywords.some((k) => lower.includes(k))) continue;
     found.push(...detectRule(rule, text, lines, set, opts.filePath));
   }
-  // gitleaks' filter(): a provider rule's finding wins over a generic one for the same secret on the same line.
-  return found.filter((f) => !f.rule.generic || !found.some((o) => !o.rule.generic && o.matchLine === f.matchLine && o.secret.includes(f.secret)));
+  // gitleaks' filter(): a provider rule's finding wins over a generic one for the same secret on the same line; and
+  // here also wherever its secret's span holds the generic one's (a Kubernetes Secret's data line, matched from
+  // its `kind:` lines above), so one secret is one finding.
+  const covered = (f: Detection, o: Detection) => !o.rule.generic && ((o.matchLine === f.matchLine && o.secret.includes(f.secret)) || (o.start <= f.start && f.end <= o.end));
+  return found.filter((f) => !f.rule.generic || !found.some((o) => covered(f, o)));
 }
