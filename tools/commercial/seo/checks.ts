@@ -4,7 +4,9 @@
 // ordered by weight × ease (ease 3 for a quick edit of the page's head, 1 for work on the site itself).
 import { parseHTML } from 'linkedom';
 import { EASE, type CheckResult, type Effort, type QuickAudit } from './audit-types.js';
+import { isValidLang } from 'lighthouse/third-party/axe/valid-langs.js';
 import { itemProblems } from './json-ld.js';
+import { isVagueText, judgedLink, uncrawlable } from './links.js';
 
 export type { CheckResult, Effort, Fix, QuickAudit } from './audit-types.js';
 
@@ -57,8 +59,13 @@ const metaContent = (doc: Doc, attr: 'name' | 'property', name: string): string[
 const ok = (evidence: string) => ({ passed: true, evidence });
 const bad = (evidence: string) => ({ passed: false, evidence });
 
-/** Link texts that say nothing of where the link goes. */
-const VAGUE_LINK_TEXT = new Set(['click here', 'here', 'click', 'read more', 'more', 'link', 'this', 'this link', 'learn more', 'go', 'details']);
+/** noindex, none, or an unavailable_after date already past (as Lighthouse's is-crawlable reads directives). */
+function blocksIndexing(directives: string): boolean {
+  if (/\b(noindex|none)\b/i.test(directives)) return true;
+  const after = /unavailable_after\s*:\s*([^,]+)/i.exec(directives);
+  const when = after ? Date.parse(after[1]!.trim()) : NaN;
+  return !Number.isNaN(when) && when < Date.now();
+}
 
 const LANG = /^([a-z]{2,3})(-[a-z]{4})?(-([a-z]{2}|\d{3}))?$/i;
 
@@ -80,8 +87,8 @@ export const CHECKS: CheckDef[] = [
     run: ({ page, doc }) => {
       const found: string[] = [];
       const header = page.headers['x-robots-tag'];
-      if (header && /\b(noindex|none)\b/i.test(header)) found.push(`X-Robots-Tag: ${header}`);
-      for (const name of ['robots', 'googlebot']) for (const c of metaContent(doc, 'name', name)) if (/\b(noindex|none)\b/i.test(c)) found.push(`<meta name="${name}" content="${c}">`);
+      if (header && blocksIndexing(header)) found.push(`X-Robots-Tag: ${header}`);
+      for (const name of ['robots', 'googlebot']) for (const c of metaContent(doc, 'name', name)) if (blocksIndexing(c)) found.push(`<meta name="${name}" content="${c}">`);
       return found.length ? bad(`Not indexable: ${found.join('; ')}.`) : ok(`No noindex in the robots meta tag${header ? ` or X-Robots-Tag (${header})` : ' and no X-Robots-Tag'}.`);
     },
   },
@@ -162,18 +169,8 @@ export const CHECKS: CheckDef[] = [
     title: 'One canonical URL',
     weight: 5,
     effort: 'low',
-    fix: 'Add one <link rel="canonical" href="…"> with the page’s absolute preferred URL.',
-    run: ({ page, doc }) => {
-      const links = all(doc, 'link').filter((l) => (l.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).includes('canonical'));
-      if (!links.length) return bad('No <link rel="canonical">.');
-      if (links.length > 1) return bad(`${links.length} canonical links.`);
-      const href = (links[0]!.getAttribute('href') ?? '').trim();
-      try {
-        return ok(`Canonical: ${new URL(href, page.finalUrl).href}.`);
-      } catch {
-        return bad(`The canonical href is not a URL: ${quote(href)}.`);
-      }
-    },
+    fix: 'Add one <link rel="canonical" href="…"> in the head with the page’s absolute preferred URL (not a relative one, not the site’s root for an inner page).',
+    run: ({ page, doc }) => canonicalVerdict(page, doc),
   },
   {
     id: 'structured_data',
@@ -211,7 +208,7 @@ export const CHECKS: CheckDef[] = [
     fix: 'Give every <img> an alt attribute: what the image shows, or alt="" for a decorative one.',
     run: ({ doc }) => {
       const imgs = all(doc, 'img');
-      const missing = imgs.filter((i) => !i.hasAttribute('alt')).map((i) => i.getAttribute('src') ?? '(no src)');
+      const missing = imgs.filter((i) => !hasTextAlternative(i)).map((i) => i.getAttribute('src') ?? '(no src)');
       if (!imgs.length) return ok('No images.');
       return missing.length ? bad(`${missing.length} of ${imgs.length} images have no alt: ${list(missing)}.`) : ok(`All ${imgs.length} images have alt.`);
     },
@@ -233,16 +230,35 @@ export const CHECKS: CheckDef[] = [
     weight: 3,
     effort: 'medium',
     fix: 'Give every link text (or an aria-label, or an image alt) that names its target, not “click here”.',
-    run: ({ doc }) => {
-      const links = all(doc, 'a[href]');
+    run: ({ page, doc }) => {
+      // As Lighthouse's link-text: nofollow, javascript:, mailto: and same-page links are not judged.
+      const links = all(doc, 'a[href]').filter((a) => judgedLink(a, page.finalUrl));
       const poor: string[] = [];
       for (const a of links) {
         const label = text(a) || (a.getAttribute('aria-label') ?? '').trim() || (a.getAttribute('title') ?? '').trim() || ([...a.querySelectorAll('img[alt]')] as El[]).map((i) => (i.getAttribute('alt') ?? '').trim()).join(' ').trim();
+        const lang = a.closest('[lang]')?.getAttribute('lang') ?? null;
         if (!label) poor.push(`${a.getAttribute('href')} (no text)`);
-        else if (VAGUE_LINK_TEXT.has(label.toLowerCase().replace(/[.!…]+$/, ''))) poor.push(`${a.getAttribute('href')} (${quote(label)})`);
+        else if (isVagueText(text(a) || label, lang)) poor.push(`${a.getAttribute('href')} (${quote(label)})`);
       }
       if (!links.length) return ok('No links.');
       return poor.length ? bad(`${poor.length} of ${links.length} links: ${list(poor)}.`) : ok(`All ${links.length} links have descriptive text.`);
+    },
+  },
+  {
+    id: 'crawlable_anchors',
+    title: 'Links are anchors a crawler can follow',
+    weight: 3,
+    effort: 'medium',
+    fix: 'Make every link an <a href="…"> with a real URL; a javascript:void(0) href, or a click handler with no href, is invisible to crawlers (use a <button> for actions).',
+    run: ({ page, doc }) => {
+      const anchors = all(doc, 'a');
+      const bad_: string[] = [];
+      for (const a of anchors) {
+        const why = uncrawlable(a, page.finalUrl);
+        if (why) bad_.push(`${quote(text(a) || (a.getAttribute('href') ?? '(no href)'), 40)} (${why})`);
+      }
+      if (!anchors.length) return ok('No anchors.');
+      return bad_.length ? bad(`${bad_.length} of ${anchors.length} anchors cannot be crawled: ${list(bad_)}.`) : ok(`All ${anchors.length} anchors can be crawled.`);
     },
   },
   {
@@ -294,7 +310,7 @@ export const CHECKS: CheckDef[] = [
   {
     id: 'social_cards',
     title: 'OpenGraph and Twitter cards',
-    weight: 3,
+    weight: 1,
     effort: 'low',
     fix: 'Add og:title, og:description, og:image and twitter:card meta tags so shared links show a card.',
     run: ({ doc }) => {
@@ -317,7 +333,8 @@ export const CHECKS: CheckDef[] = [
     effort: 'medium',
     fix: 'Give each language version a <link rel="alternate" hreflang="…" href="…"> with a valid language code and an absolute URL, including one for the page itself.',
     run: ({ page, doc }) => {
-      const alts = all(doc, 'link[hreflang]').filter((l) => (l.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).includes('alternate'));
+      // Alternates in the head (Lighthouse ignores those in the body, as search engines do).
+      const alts = all(doc, 'head link[hreflang]').filter((l) => (l.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).includes('alternate'));
       if (!alts.length) return ok('No hreflang alternates (a single-language page needs none).');
       const problems: string[] = [];
       const seen = new Set<string>();
@@ -326,7 +343,7 @@ export const CHECKS: CheckDef[] = [
       for (const l of alts) {
         const code = (l.getAttribute('hreflang') ?? '').trim();
         const href = (l.getAttribute('href') ?? '').trim();
-        if (code.toLowerCase() !== 'x-default' && !LANG.test(code)) problems.push(`hreflang="${code}" is not a language code`);
+        if (code.toLowerCase() !== 'x-default' && !(LANG.test(code) && isValidLang(code.split('-')[0]!.toLowerCase()))) problems.push(`hreflang="${code}" is not a language code`);
         if (seen.has(code.toLowerCase())) problems.push(`hreflang="${code}" twice`);
         seen.add(code.toLowerCase());
         if (!/^https?:\/\//i.test(href)) problems.push(`${code}: href ${quote(href)} is not absolute`);
@@ -339,7 +356,7 @@ export const CHECKS: CheckDef[] = [
   {
     id: 'page_weight',
     title: `The HTML is at most ${LIMITS.htmlBytes / 1024} KiB`,
-    weight: 2,
+    weight: 1,
     effort: 'high',
     fix: 'Trim the HTML: move inline scripts, styles and data to cached files, and remove unused markup.',
     run: ({ page, doc }) => {
@@ -349,6 +366,39 @@ export const CHECKS: CheckDef[] = [
     },
   },
 ];
+
+/** An image's text alternative as axe's image-alt (Lighthouse) accepts it: alt (empty for decoration), an ARIA
+ * label, a title, a presentational role, or hidden from assistive technology. */
+function hasTextAlternative(img: El): boolean {
+  if (img.hasAttribute('alt')) return true;
+  if ((img.getAttribute('aria-label') ?? '').trim() || (img.getAttribute('aria-labelledby') ?? '').trim() || (img.getAttribute('title') ?? '').trim()) return true;
+  return ['presentation', 'none'].includes((img.getAttribute('role') ?? '').trim().toLowerCase()) || img.getAttribute('aria-hidden') === 'true';
+}
+
+/** One canonical URL, absolute, and not one of Lighthouse's common mistakes (the root for an inner page, another
+ * language's page). Links in the body are not read, as search engines do not. */
+function canonicalVerdict(page: Page, doc: Doc): { passed: boolean; evidence: string } {
+  const links = all(doc, 'head link').filter((l) => (l.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).includes('canonical'));
+  const hrefs = links.map((l) => (l.getAttribute('href') ?? '').trim()).filter(Boolean);
+  if (!hrefs.length) return bad(links.length ? 'The canonical link has no href.' : 'No <link rel="canonical">.');
+  const urls = new Set<string>();
+  for (const href of hrefs) {
+    if (URL.canParse(href)) urls.add(new URL(href).href);
+    else if (URL.canParse(href, page.finalUrl)) return bad(`The canonical URL is relative: ${quote(href)}; search engines want it absolute.`);
+    else return bad(`The canonical href is not a URL: ${quote(href)}.`);
+  }
+  if (urls.size > 1) return bad(`${urls.size} different canonical URLs: ${list([...urls])}.`);
+  const canonical = new URL([...urls][0]!);
+  const here = new URL(page.finalUrl);
+  const alternates = new Set(
+    all(doc, 'head link[hreflang]')
+      .filter((l) => (l.getAttribute('rel') ?? '').toLowerCase() === 'alternate' && URL.canParse(l.getAttribute('href') ?? '', page.finalUrl))
+      .map((l) => new URL(l.getAttribute('href')!, page.finalUrl).href),
+  );
+  if (alternates.has(here.href) && alternates.has(canonical.href) && canonical.href !== here.href) return bad(`The canonical ${canonical.href} is another language's page (an hreflang alternate), not this one.`);
+  if (canonical.origin === here.origin && canonical.pathname === '/' && here.pathname !== '/') return bad(`The canonical points at the site's root (${canonical.href}), not at this page.`);
+  return ok(`Canonical: ${canonical.href}.`);
+}
 
 /** Runs every check on the page: the score, each check with its evidence, and the five fixes worth most. */
 export function auditPage(page: Page): QuickAudit {

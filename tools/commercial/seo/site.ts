@@ -12,6 +12,7 @@ import type { Egress } from '../../../src/egress/index.js';
 import { decode, kindOf } from '../../browse/content-type.js';
 import { browseError } from '../../browse/errors.js';
 import { Robots } from '../../browse/robots.js';
+import { validateRobotsTxt, type RobotsError } from './robots-validate.js';
 import { auditPage, type CheckResult, type Page } from './checks.js';
 
 type RobotsRules = { isAllowed(url: string, ua?: string): boolean | undefined; getSitemaps(): string[] };
@@ -45,7 +46,7 @@ export interface CrawledPage {
 }
 
 export interface SiteAudit {
-  robots_txt: { url: string; status: number | null; found: boolean; sitemaps: string[]; googlebot_allowed: boolean | null; error?: string };
+  robots_txt: { url: string; status: number | null; found: boolean; sitemaps: string[]; googlebot_allowed: boolean | null; errors: RobotsError[]; error?: string };
   sitemap: { files: { url: string; status: number | null; kind: 'urlset' | 'sitemapindex' | 'invalid' | 'unreachable'; urls: number; error?: string }[]; urls: number; truncated: boolean };
   crawl: { pages: CrawledPage[]; limit: number; budget_ms: number; elapsed_ms: number; stopped: 'done' | 'page_limit' | 'time_budget'; not_crawled: number; robots_skipped: string[] };
   checks: CheckResult[];
@@ -53,6 +54,7 @@ export interface SiteAudit {
 
 /** What to do about a failed site check. */
 export const SITE_FIXES: Record<string, string> = {
+  robots_txt_valid: 'Correct the robots.txt lines named in the evidence (known directives only, Allow/Disallow after a User-agent, patterns starting with / or *, absolute Sitemap URLs) and make it answer 2xx or 404, never 5xx.',
   robots_txt: 'Serve a /robots.txt that lets search engines in (no Disallow of the pages meant to be found) and names the sitemap with a Sitemap: line.',
   sitemap: 'Publish an XML sitemap (/sitemap.xml, named in robots.txt) listing every page meant to be found.',
   broken_links: 'Fix or remove the links to pages that answer 4xx/5xx (or restore the pages, or redirect them to their successors).',
@@ -89,12 +91,13 @@ async function readRobots(egress: Egress, origin: string, pageUrl: string, b: Bu
   const url = `${origin}/robots.txt`;
   try {
     const res = await egress.fetch(url, { maxBytes: CRAWL_LIMITS.robotsBytes, totalTimeoutMs: remaining(b, CRAWL_LIMITS.fetchTimeoutMs), signal: b.signal });
-    if (res.status < 200 || res.status > 299) return { info: { url, status: res.status, found: false, sitemaps: [], googlebot_allowed: res.status >= 500 ? false : true }, sitemaps: [] };
-    const rules = robotsParser(url, res.body.toString('utf8'));
+    if (res.status < 200 || res.status > 299) return { info: { url, status: res.status, found: false, sitemaps: [], googlebot_allowed: res.status >= 500 ? false : true, errors: [] }, sitemaps: [] };
+    const text = res.body.toString('utf8');
+    const rules = robotsParser(url, text);
     const sitemaps = rules.getSitemaps();
-    return { info: { url, status: res.status, found: true, sitemaps, googlebot_allowed: rules.isAllowed(pageUrl, 'Googlebot') !== false }, sitemaps };
+    return { info: { url, status: res.status, found: true, sitemaps, googlebot_allowed: rules.isAllowed(pageUrl, 'Googlebot') !== false, errors: validateRobotsTxt(text) }, sitemaps };
   } catch (err) {
-    return { info: { url, status: null, found: false, sitemaps: [], googlebot_allowed: null, error: browseError(err).message }, sitemaps: [] };
+    return { info: { url, status: null, found: false, sitemaps: [], googlebot_allowed: null, errors: [], error: browseError(err).message }, sitemaps: [] };
   }
 }
 
@@ -314,13 +317,31 @@ export async function auditSite(egress: Egress, page: Page, now: number, signal?
       title: 'A robots.txt that lets search engines reach the page',
       weight: 4,
       effort: 'low',
-      passed: robots.info.found && robots.info.googlebot_allowed === true,
+      // No robots.txt (4xx) lets crawlers fetch everything, as Google and Lighthouse read it; a 5xx keeps them out.
+      passed: robots.info.googlebot_allowed === true,
       evidence: robots.info.found
         ? `${robots.info.url} answered ${robots.info.status}; Googlebot is ${robots.info.googlebot_allowed ? '' : 'not '}allowed to fetch ${path(page.finalUrl, origin)}; ` +
           (robots.info.sitemaps.length ? `Sitemap lines: ${list(robots.info.sitemaps)}.` : 'no Sitemap line.')
         : robots.info.status !== null
-          ? `${robots.info.url} answered ${robots.info.status}${robots.info.status >= 500 ? ' (a server error: crawlers treat the whole site as disallowed)' : ''}.`
+          ? `${robots.info.url} answered ${robots.info.status}${robots.info.status >= 500 ? ' (a server error: crawlers treat the whole site as disallowed)' : ' (no robots.txt: crawlers may fetch every page)'}.`
           : `${robots.info.url} could not be fetched: ${robots.info.error}`,
+    },
+    {
+      id: 'robots_txt_valid',
+      title: 'robots.txt is valid',
+      weight: 4,
+      effort: 'low',
+      passed: robots.info.status !== null && robots.info.status < 500 && !robots.info.errors.length,
+      evidence:
+        robots.info.status === null
+          ? `${robots.info.url} could not be fetched: ${robots.info.error}`
+          : robots.info.status >= 500
+            ? `${robots.info.url} answered ${robots.info.status}.`
+            : !robots.info.found
+              ? `${robots.info.url} answered ${robots.info.status}: no robots.txt, nothing to misread.`
+              : robots.info.errors.length
+                ? `${robots.info.errors.length} line${robots.info.errors.length > 1 ? 's' : ''} crawlers may misread: ${list(robots.info.errors.map((e) => `line ${e.line} ${JSON.stringify(e.text.trim())} (${e.message})`))}.`
+                : `${robots.info.url}: every line is valid.`,
     },
     {
       id: 'sitemap',
