@@ -66,15 +66,26 @@ const blankOrComment = (s: string) => /^\s*($|\/\/|\/\*|\*)/.test(s);
 function vulnerableRange(lines: string[], labelled: number): [number, number] {
   const ind = indent(lines[labelled - 1]!);
   let end = labelled;
+  // Lines inside a multi-line template literal do not end the block, whatever their indentation.
+  let inTemplate = backticks(lines[labelled - 1]!) % 2 === 1;
   for (let k = labelled + 1; k <= lines.length; k++) {
     const s = lines[k - 1]!;
+    const opensOrCloses = backticks(s) % 2 === 1;
+    if (inTemplate) {
+      end = k;
+      if (opensOrCloses) inTemplate = false;
+      continue;
+    }
     if (ANNOTATION.test(s)) break;
     if (s.trim() === '') continue;
     if (indent(s) < ind) break;
     if (!blankOrComment(s)) end = k;
+    if (opensOrCloses) inTemplate = true;
   }
   return [labelled, end];
 }
+
+const backticks = (s: string) => (s.match(/(?<!\\)`/g) ?? []).length;
 
 /** An import or a require of a fixed module name (also a line of a multi-line `var a = require('a'), b = …`). */
 const isImportLine = (s: string) => /^\s*(import\s.*|export\s.*\sfrom\s.*|(?:(?:const|let|var)\s+)?[\w${}\s,:]*=\s*require\(\s*['"][^'"]+['"]\s*\)[\w.]*\s*[;,]?|['"]use strict['"];?)\s*$/.test(s);

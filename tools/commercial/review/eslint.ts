@@ -62,10 +62,16 @@ export function lintJs(code: string, typescript: boolean): EslintOutcome {
 interface Run { messages: Linter.LintMessage[]; parsed: boolean; syntax?: Linter.LintMessage; recovered?: boolean }
 
 /**
- * Parses as an ES module, else as CommonJS (a top-level `return`). Code that declares a name twice with let/const
- * (snippets pasted one after the other) is not JavaScript, but everything else in it can still be checked: it is
- * read once more with let/const as var (same width, so lines and columns hold), and the syntax error is reported.
+ * Slips that make a file not JavaScript while everything else in it can still be checked (snippets pasted one after
+ * another, a handler's body copied out of its async function): the text is read once more with the slip neutralised,
+ * keeping every line and column, and the syntax error is still reported.
  */
+const RECOVERIES: { error: RegExp; rewrite: (js: string) => string }[] = [
+  { error: /has already been declared/, rewrite: (js) => js.replace(/\b(const|let)(?=\s+[\w$[{])/g, (k) => (k === 'let' ? 'var' : 'var  ')) },
+  { error: /Cannot use keyword 'await' outside an async function/, rewrite: (js) => js.replace(/\bawait(?=\s)/g, '     ') },
+];
+
+/** Parses as an ES module, else as CommonJS (a top-level `return`), else after the recoveries above. */
 function parse(l: Linter, js: string): Run {
   const attempt = (text: string): Run => {
     const asModule = l.verify(text, reviewConfig('module'), { filename: 'input.js' });
@@ -76,13 +82,19 @@ function parse(l: Linter, js: string): Run {
     return { messages: [], parsed: false, syntax: fatal };
   };
   const first = attempt(js);
-  if (first.parsed || !/has already been declared/.test(first.syntax?.message ?? '')) return first;
-  const second = attempt(js.replace(/\b(const|let)(?=\s+[\w$[{])/g, (k) => (k === 'let' ? 'var' : 'var  ')));
-  return second.parsed ? { ...second, syntax: first.syntax, recovered: true } : first;
+  let run = first;
+  let text = js;
+  for (let i = 0; i < RECOVERIES.length && !run.parsed; i++) {
+    const fix = RECOVERIES.find((r) => r.error.test(run.syntax?.message ?? ''));
+    if (!fix) break;
+    text = fix.rewrite(text);
+    run = attempt(text);
+  }
+  return run.parsed && run !== first ? { ...run, syntax: first.syntax, recovered: true } : first;
 }
 
 function syntaxFinding(m: Linter.LintMessage, recovered?: boolean): Finding {
-  const fix = recovered ? 'Fix the syntax (a name is declared twice); the rest was checked as if let/const were var.' : 'Fix the syntax: nothing after this point could be analysed.';
+  const fix = recovered ? 'Fix the syntax; the rest of the file was still checked.' : 'Fix the syntax: nothing after this point could be analysed.';
   return { rule_id: 'syntax-error', line: m.line, column: m.column, severity: 'high', category: 'correctness', message: m.message, fix, engine: 'eslint' };
 }
 

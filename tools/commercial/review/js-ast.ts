@@ -164,6 +164,49 @@ export function rootOf(node: ESTree.Node): ESTree.Identifier | undefined {
   }
 }
 
+const DOM_ROOT = /^(window|document|self|top|parent|frames|globalThis|opener)$/;
+
+/**
+ * True when an object is certainly the file's own and not the DOM's: `this` in a class that extends no element,
+ * an instance of a class declared here, or the result of a function declared here that returns no window/document.
+ */
+export function localNonDomObject(sc: SourceCode, obj: ESTree.Node): boolean {
+  if (obj.type === 'ThisExpression') {
+    for (let p = (obj as Node).parent; p; p = p.parent) {
+      if (p.type === 'ClassBody') {
+        const cls = p.parent as ESTree.ClassDeclaration | ESTree.ClassExpression;
+        return !cls.superClass || !/HTML|Element|Node|Window|Document/.test(dotted(cls.superClass) ?? '');
+      }
+      if (p.type === 'FunctionDeclaration' || (p.type === 'FunctionExpression' && p.parent?.type !== 'MethodDefinition')) return false;
+    }
+    return false;
+  }
+  if (obj.type === 'Identifier') {
+    const v = variableOf(sc, obj);
+    const init = v?.defs[0]?.type === 'Variable' ? v.defs[0].node.init : undefined;
+    if (init?.type === 'CallExpression') return localNonDomObject(sc, init);
+    return init?.type === 'NewExpression' && init.callee.type === 'Identifier' && variableOf(sc, init.callee)?.defs[0]?.type === 'ClassName';
+  }
+  if (obj.type === 'CallExpression' && obj.callee.type === 'Identifier') {
+    const def = variableOf(sc, obj.callee)?.defs[0];
+    if (def?.type !== 'FunctionName') return false;
+    const returns: ESTree.Node[] = [];
+    const visit = (n: ESTree.Node | null | undefined): void => {
+      if (!n || typeof n !== 'object') return;
+      if (n.type === 'ReturnStatement') return void returns.push(n.argument ?? { type: 'Literal', value: null, raw: 'null' });
+      if (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') return;
+      for (const k of sc.visitorKeys[n.type] ?? []) {
+        const c = (n as unknown as Record<string, unknown>)[k];
+        if (Array.isArray(c)) c.forEach((x) => visit(x as ESTree.Node));
+        else visit(c as ESTree.Node);
+      }
+    };
+    visit((def.node as ESTree.FunctionDeclaration).body);
+    return returns.length > 0 && returns.every((r) => !DOM_ROOT.test(rootOf(r)?.name ?? '') && r.type !== 'Identifier' && r.type !== 'CallExpression' && r.type !== 'MemberExpression');
+  }
+  return false;
+}
+
 /** A rule that reports one message per node its check picks out. */
 export function simpleRule(check: (context: Rule.RuleContext) => Rule.RuleListener): Rule.RuleModule {
   return { meta: { type: 'problem', schema: [] }, create: check };

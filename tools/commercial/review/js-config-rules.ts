@@ -149,7 +149,8 @@ const headerChecks: OptionCheck[] = [
   { key: HELMET_KEYS, bad: literalIs(false, 'A helmet protection is switched off.'), within: calleeIs(/^helmet$/) },
 ];
 
-// CORS: any origin allowed (cors() with its defaults, origin "*"), or any origin reflected with credentials.
+// CORS: origin "*" set by hand, or any origin reflected with credentials. cors() with its defaults (no credentials)
+// is how a public API is opened on purpose, and is not reported.
 const corsRule = simpleRule((context) => {
   const sc = context.sourceCode;
   const isCors = (node: ESTree.CallExpression) => node.callee.type === 'Identifier' && (moduleOf(sc, node.callee) === 'cors' || (moduleOf(sc, node.callee) === undefined && node.callee.name === 'cors'));
@@ -157,7 +158,6 @@ const corsRule = simpleRule((context) => {
     CallExpression(node) {
       if (isCors(node)) {
         const objs = optionObjects(sc, node.arguments[0]);
-        if (node.arguments.length === 0) return void context.report({ node, message: 'cors() with its defaults allows every origin (Access-Control-Allow-Origin: *).' });
         const origin = objs.map((o) => property(o, 'origin')).find((x) => x);
         const credentials = objs.some((o) => literalValue(sc, property(o, 'credentials'))?.value === true);
         if (origin && staticString(sc, origin) === '*') context.report({ node: origin, message: 'CORS allows every origin ("*").' });

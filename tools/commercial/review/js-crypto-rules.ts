@@ -3,7 +3,7 @@
 // the code where an auth or crypto API takes them, and passwords signed into a JWT.
 import type { Rule, SourceCode } from 'eslint';
 import type * as ESTree from 'estree';
-import { boundValue, calleeName, dotted, keyName, moduleOf, objectOf, property, rootOf, simpleRule, staticString } from './js-ast.js';
+import { boundValue, calleeName, dotted, keyName, moduleOf, objectOf, property, propertyName, rootOf, simpleRule, staticString } from './js-ast.js';
 import type { RuleInfo } from './js-rules.js';
 
 const WEAK_HASH = /^(md2|md4|md5|sha-?1|ripemd-?160|rmd160)$/i;
@@ -162,9 +162,24 @@ const SECRET_KEYS = /^(secret|secretOrKey|secretOrPrivateKey|clientSecret|consum
 
 function looksLikeSecret(value: string, key?: string): boolean {
   if (value.length < 3 || /\s/.test(value)) return false;
-  if (key && value.toLowerCase() === key.toLowerCase()) return false; // a field name or label, not a value
-  if (/^(process\.env|\$\{|<.*>$|%\w+%$)/.test(value)) return false;
+  // A field name or label ('password'), a reference to where the value lives (an env var's name, a path, a URL,
+  // a template), a mask: not the secret itself.
+  if (key) {
+    const v = value.toLowerCase().replace(/[^a-z]/g, '');
+    const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+    if (v === words.join('') || v === words.at(-1)) return false;
+  }
+  if (/^(process\.env|\$\{|<.*>$|%\w+%$|[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$|\*+$|x{3,}$|[#./]|https?:)/i.test(value) && !/^[a-f0-9]{16,}$/i.test(value)) return false;
   return true;
+}
+
+/** Names that hold a credential: …password, …secret, api key, access/auth token, private key (by their last words). */
+export function credentialName(name: string): boolean {
+  if (SECRET_KEYS.test(name)) return true;
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const last = words.at(-1) ?? '';
+  const two = words.slice(-2).join('');
+  return /^(password|passwd|pwd|pass|secret|credentials?)$/.test(last) || /^(apikey|secretkey|privatekey|accesskey|authtoken|accesstoken|apitoken|clientsecret|apisecret)$/.test(two) || /^(apikey|secretkey|privatekey)$/.test(last);
 }
 
 const hardcodedSecret = simpleRule((context) => {
@@ -183,25 +198,36 @@ const hardcodedSecret = simpleRule((context) => {
       if (name === 'createHmac' && constantSecret(node.arguments[1])) return report(node.arguments[1]!, 'The HMAC key');
       if ((name === 'createCipheriv' || name === 'createDecipheriv') && constantSecret(node.arguments[1])) return report(node.arguments[1]!, 'The encryption key');
       if (node.callee.type === 'Identifier' && fromModule(sc, node.callee, /^cookie-parser$/, /^cookieParser$/) && constantSecret(node.arguments[0])) return report(node.arguments[0]!, 'The cookie signing secret');
+      // config.set('apiKey', '…'), module.constant('api_key', '…'): a credential's name, then its value.
+      const key = node.arguments.length === 2 ? staticString(sc, node.arguments[0]) : undefined;
+      if (key && credentialName(key) && constantSecret(node.arguments[1], key)) return report(node.arguments[1]!, `The ${key}`);
       checkOptions(node);
     },
     NewExpression(node) {
       checkOptions(node);
     },
+    // const dbPassword = '…', config.apiKey = '…', obj['secret'] = '…'.
+    VariableDeclarator(node) {
+      if (node.id.type === 'Identifier' && credentialName(node.id.name) && constantSecret(node.init ?? undefined, node.id.name)) report(node.init!, `The ${node.id.name}`);
+    },
+    AssignmentExpression(node) {
+      const name = node.left.type === 'Identifier' ? node.left.name : node.left.type === 'MemberExpression' ? propertyName(node.left) : undefined;
+      if (name && credentialName(name) && constantSecret(node.right, name)) report(node.right, `The ${name}`);
+    },
+    // { password: '…' } in any object literal: options, configs, fixtures.
+    Property(node) {
+      const key = keyName(node);
+      if (key && credentialName(key) && node.value.type !== 'ObjectExpression' && constantSecret(node.value, key)) report(node.value, `The ${key}`);
+    },
   };
-  /** A secret-named option of any call (express-jwt, express-session, passport strategies, SDK clients…). */
+  /** A secret-named option of any call or object literal (express-jwt, express-session, passport strategies, SDK clients, configs…). */
   function checkOptions(node: ESTree.CallExpression | ESTree.NewExpression) {
     for (const arg of node.arguments) {
       for (const obj of optionObjects(sc, arg)) {
         for (const p of obj.properties) {
           const key = keyName(p);
           if (!key || p.type !== 'Property') continue;
-          if (SECRET_KEYS.test(key) && constantSecret(p.value, key)) report(p.value, `The ${key}`);
-          else if (/^keys$/i.test(key) && p.value.type === 'ArrayExpression' && p.value.elements.some((e) => e && constantSecret(e))) report(p.value, 'The cookie signing keys');
-          else if (key === 'auth' && p.value.type === 'ObjectExpression') {
-            const pass = property(p.value, /^(pass|password)$/);
-            if (pass && constantSecret(pass)) report(pass, 'The password');
-          }
+          if (/^keys$/i.test(key) && p.value.type === 'ArrayExpression' && p.value.elements.some((e) => e && constantSecret(e))) report(p.value, 'The cookie signing keys');
         }
       }
     }
@@ -239,11 +265,13 @@ function sensitiveKey(sc: SourceCode, node: ESTree.Node | undefined, depth = 0):
         const k = sensitiveKey(sc, w, depth + 1);
         if (k) return k;
       }
-      const parent = (r.identifier as ESTree.Node & { parent?: ESTree.Node }).parent;
-      if (parent?.type === 'MemberExpression' && parent.object === r.identifier) {
-        const key = !parent.computed && parent.property.type === 'Identifier' ? parent.property.name : undefined;
-        const grand = (parent as ESTree.Node & { parent?: ESTree.Node }).parent;
-        if (key && SENSITIVE.test(key) && grand?.type === 'AssignmentExpression' && grand.left === parent) return key;
+      // payload.password = …, payload.user.password = …
+      let m = (r.identifier as ESTree.Node & { parent?: ESTree.Node }).parent;
+      while (m?.type === 'MemberExpression') {
+        const key = propertyName(m);
+        const up: ESTree.Node | undefined = (m as ESTree.Node & { parent?: ESTree.Node }).parent;
+        if (key && SENSITIVE.test(key) && up?.type === 'AssignmentExpression' && up.left === m) return key;
+        m = up;
       }
     }
   }
@@ -257,7 +285,7 @@ const jwtSensitivePayload = simpleRule((context) => ({
     const payload = node.arguments[0];
     const key = sensitiveKey(sc, payload);
     if (key) context.report({ node: payload!, message: `The JWT payload carries "${key}": a JWT is signed, not encrypted, and anyone holding it can read it.` });
-    else if (payload?.type === 'Identifier' && isParameter(sc, payload)) context.report({ node: payload, message: 'A whole object is signed into the JWT: name the claims it needs, so that no password hash or personal data rides along.' });
+    else if (payload?.type === 'Identifier' && /^(user|account|profile|member|customer|person|admin)(Doc|Record|Data|Obj)?$/i.test(payload.name) && isParameter(sc, payload)) context.report({ node: payload, message: 'A whole user record is signed into the JWT: name the claims it needs, so that no password hash or personal data rides along.' });
   },
 }));
 
@@ -266,6 +294,28 @@ function isParameter(sc: SourceCode, id: ESTree.Identifier): boolean {
   return v?.defs[0]?.type === 'Parameter';
 }
 
+// Secrets compared with === outside an if (eslint-plugin-security's detect-possible-timing-attacks covers if tests):
+// `return token === expected`, `const ok = hash === stored`.
+const SECRET_NAME = /(^|[^a-z])(password|passwd|secret|token|hash|digest|signature|hmac|api_?key|apikey)s?$/i;
+const timingUnsafeCompare = simpleRule((context) => ({
+  BinaryExpression(node) {
+    if (!/^[!=]==?$/.test(node.operator)) return;
+    const named = (n: ESTree.Node) => {
+      const name = n.type === 'Identifier' ? n.name : n.type === 'MemberExpression' ? propertyName(n) : undefined;
+      return !!name && SECRET_NAME.test(name);
+    };
+    const plain = (n: ESTree.Node) => n.type === 'Literal' || (n.type === 'Identifier' && n.name === 'undefined') || n.type === 'UnaryExpression' || (n.type === 'MemberExpression' && propertyName(n) === 'length');
+    const { left, right } = node;
+    if (left.type === 'PrivateIdentifier' || plain(left) || plain(right) || !(named(left) || named(right))) return;
+    // Inside an if test, eslint-plugin-security reports it.
+    for (let p = (node as ESTree.Node & { parent?: ESTree.Node }).parent; p; p = (p as ESTree.Node & { parent?: ESTree.Node }).parent) {
+      if (p.type === 'IfStatement') return;
+      if (!/Expression$/.test(p.type)) break;
+    }
+    context.report({ node, message: 'A secret is compared with ===, which stops at the first difference: the time it takes tells an attacker how much of a guess is right.' });
+  },
+}));
+
 export const CRYPTO_RULES: Record<string, { info: RuleInfo; rule: Rule.RuleModule }> = {
   'weak-hash': { rule: weakHash, info: { category: 'security', severity: 'medium', cwe: 'CWE-328', fix: 'Use SHA-256 or stronger (crypto.createHash("sha256")); for passwords, scrypt/argon2/bcrypt.' } },
   'weak-cipher': { rule: weakCipher, info: { category: 'security', severity: 'high', cwe: 'CWE-327', fix: 'Use AES-256-GCM (or ChaCha20-Poly1305) through crypto.createCipheriv with a random IV.' } },
@@ -273,5 +323,6 @@ export const CRYPTO_RULES: Record<string, { info: RuleInfo; rule: Rule.RuleModul
   'jwt-verify-algorithms': { rule: jwtVerifyAlgorithms, info: { category: 'security', severity: 'high', cwe: 'CWE-347', fix: 'Pass { algorithms: ["RS256"] } (the algorithm the tokens are signed with) to jwt.verify; never accept "none".' } },
   'jwt-not-revoked': { rule: jwtNotRevoked, info: { category: 'security', severity: 'low', cwe: 'CWE-613', fix: 'Give express-jwt an isRevoked callback that checks a deny-list of logged-out or stolen tokens.' } },
   'hardcoded-secret': { rule: hardcodedSecret, info: { category: 'security', severity: 'high', cwe: 'CWE-798', fix: 'Read the secret from the environment or a secret manager (process.env.JWT_SECRET), and rotate the one that was committed.' } },
+  'timing-unsafe-compare': { rule: timingUnsafeCompare, info: { category: 'security', severity: 'medium', cwe: 'CWE-208', fix: 'Compare secrets with crypto.timingSafeEqual on buffers of equal length (after hashing both, if the lengths may differ).' } },
   'jwt-sensitive-payload': { rule: jwtSensitivePayload, info: { category: 'security', severity: 'medium', cwe: 'CWE-522', fix: 'Sign only the claims the token needs (an id, roles); never passwords or their hashes.' } },
 };

@@ -6,6 +6,8 @@ import { createRequire } from 'node:module';
 import type { Linter, Rule } from 'eslint';
 import security from 'eslint-plugin-security';
 import unsanitized from 'eslint-plugin-no-unsanitized';
+import type * as ESTree from 'estree';
+import { localNonDomObject } from './js-ast.js';
 import { PATTERN_RULES, reviewPlugin } from './js-pattern-rules.js';
 import { PLUGIN_RULES } from './js-rules.js';
 
@@ -25,8 +27,17 @@ function guarded<P extends { rules: Record<string, unknown> }>(plugin: P): P {
   const rules = Object.fromEntries(
     Object.entries(plugin.rules).map(([name, r]) => {
       const rule = r as Rule.RuleModule;
+      const keep = Object.hasOwn(KEEP_REPORT, name) ? KEEP_REPORT[name] : undefined;
       const create = (context: Rule.RuleContext): Rule.RuleListener => {
-        const listeners = rule.create(context) as Record<string, ((...args: unknown[]) => void) | undefined>;
+        // report(descriptor) or the older report(node, message) that no-unsanitized still uses.
+        const report = (...args: unknown[]) => {
+          const first = args[0] as { node?: Rule.Node; type?: string } | undefined;
+          const node = first?.node ?? (first?.type ? (first as Rule.Node) : undefined);
+          if (node && !keep!(node, context)) return;
+          (context.report as (...a: unknown[]) => void)(...args);
+        };
+        const ctx = keep ? (Object.create(context, { report: { value: report } }) as Rule.RuleContext) : context;
+        const listeners = rule.create(ctx) as Record<string, ((...args: unknown[]) => void) | undefined>;
         return Object.fromEntries(
           Object.entries(listeners).map(([selector, fn]) => [
             selector,
@@ -46,10 +57,56 @@ function guarded<P extends { rules: Record<string, unknown> }>(plugin: P): P {
   return { ...plugin, rules };
 }
 
+/** The usual HTML sanitizers and escapers: markup that went through one is not reported by no-unsanitized. */
+const HTML_SANITIZERS = [
+  'Sanitizer.unwrapSafeHTML', 'unwrapSafeHTML', 'DOMPurify.sanitize', 'dompurify.sanitize', 'purify.sanitize', 'sanitizeHtml', 'sanitizeHTML', 'sanitize',
+  'xss', 'filterXSS', 'escapeHtml', 'escapeHTML', 'escape', 'he.encode', 'he.escape', '_.escape', 'validator.escape', 'Handlebars.escapeExpression',
+];
+const UNSANITIZED_OPTIONS = [{ escape: { taggedTemplates: ['Sanitizer.escapeHTML', 'escapeHTML'], methods: HTML_SANITIZERS } }];
+
 /** Options a rule runs with, where its defaults are not what a review wants. */
 const OPTIONS: Record<string, unknown[]> = {
   eqeqeq: ['always', { null: 'ignore' }],
+  'no-unsanitized/method': UNSANITIZED_OPTIONS,
+  'no-unsanitized/property': UNSANITIZED_OPTIONS,
 };
+
+/** The object a DOM rule's report is about: `x` of `x.cookie`, `x.innerHTML = …`, `x.postMessage(…)`. */
+function receiverOf(node: Rule.Node): ESTree.Node | undefined {
+  if (node.type === 'AssignmentExpression') return node.left.type === 'MemberExpression' ? node.left.object : undefined;
+  if (node.type === 'MemberExpression') return node.object;
+  if (node.type === 'CallExpression') return node.callee.type === 'MemberExpression' ? node.callee.object : undefined;
+  return undefined;
+}
+
+/** DOM rules without types: keep the report unless the object is this file's own (see localNonDomObject). */
+const onDomObject = (node: Rule.Node, context: Rule.RuleContext) => {
+  const r = receiverOf(node);
+  return !r || !localNonDomObject(context.sourceCode, r);
+};
+
+/**
+ * Reports a review leaves out, by rule: sdl's no-insecure-url on a URL that only names something (a JWT issuer,
+ * an XML namespace, a JSON schema id) and is never fetched; DOM rules on an object the file itself defines (the
+ * type information the rules use under typescript-eslint, which this review cannot run, read from the code instead).
+ */
+const KEEP_REPORT: Record<string, (node: Rule.Node, context: Rule.RuleContext) => boolean> = {
+  'no-cookies': onDomObject,
+  'no-document-domain': onDomObject,
+  'no-postmessage-star-origin': onDomObject,
+  property: onDomObject,
+  method: onDomObject,
+  'no-insecure-url': (node) => {
+    const p = node.parent;
+    if (p?.type !== 'Property' || p.value !== node) return true;
+    const key = p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? String(p.key.value) : '';
+    return !/^(iss|issuer|aud|audience|xmlns(:\w+)?|namespace|ns|\$?schema|\$id|id|type|rel|profile)$/i.test(key);
+  },
+};
+
+// Node's module-scope names, so that rules recognise __dirname and require as the platform's (eslint-plugin-security
+// treats path.join(__dirname, 'x') as a fixed path only when __dirname is a known global).
+const NODE_GLOBALS = { __dirname: 'readonly', __filename: 'readonly', require: 'readonly', module: 'readonly', exports: 'writable', process: 'readonly', Buffer: 'readonly' } as const;
 
 let config: Linter.Config[] | undefined;
 let commonjs: Linter.Config[] | undefined;
@@ -65,7 +122,7 @@ export function reviewConfig(sourceType: 'module' | 'commonjs'): Linter.Config[]
         react: guarded(pluginOf('react', 'eslint-plugin-react/lib/rules')) as never,
         review: guarded(reviewPlugin) as never,
       },
-      languageOptions: { ecmaVersion: 'latest', sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } },
+      languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: NODE_GLOBALS, parserOptions: { ecmaFeatures: { jsx: true } } },
       // eslint-plugin-react reads the React version from settings, and warns on every run without one.
       settings: { react: { version: '19.0' } },
       rules: Object.fromEntries(

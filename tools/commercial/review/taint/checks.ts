@@ -146,6 +146,8 @@ export function sinkApplies(v: Values, sink: Sink, call: Call, arg: ESTree.Node,
     }
     case 'expatParser':
       return parserFrom(sc, recv, /^(node-expat|expat)$/, /Parser$/);
+    case 'libxmlSax':
+      return parserFrom(sc, recv, /^libxmljs2?$/, /^(SaxParser|SaxPushParser)$/);
     case 'vmRunner':
       return parserFrom(sc, recv, /^(vm2|sandbox)$/, /^(VM|NodeVM|Sandbox|vm2\.VM|vm2\.NodeVM)$/);
     case 'xpathModule': {

@@ -5,7 +5,7 @@
 import type { Scope, SourceCode } from 'eslint';
 import type * as ESTree from 'estree';
 import { calleeName, dotted, propertyName, staticString } from '../js-ast.js';
-import { ARCHIVE_ENTRY_PROPS, BROWSER_SOURCES, CLEAN_RESULT, FAMILIES, HOST_PROPS, KOA_CLIENT_PROPS, SAFE_SQL_TAG, SANITIZERS, SERVER_SET_REQUEST_PROPS, STORE_READ, type TaintFamily } from './table.js';
+import { ARCHIVE_ENTRY_PROPS, BROWSER_SOURCES, CLEAN_RESULT, FAMILIES, HOST_PROPS, KOA_CLIENT_PROPS, SAFE_SQL_TAG, SANITIZERS, SERVER_SET_REQUEST_PROPS, STORE_READ, STRING_REQUEST_PROPS, type TaintFamily } from './table.js';
 
 export type Label = ReadonlySet<TaintFamily>;
 export const CLEAN: Label = new Set();
@@ -13,6 +13,8 @@ export const CLEAN: Label = new Set();
 export const CLIENT: Label = new Set(FAMILIES.filter((f) => f !== 'host-header'));
 export const HOST: Label = new Set(FAMILIES);
 export const ARCHIVE_NAME: Label = new Set<TaintFamily>(['path-traversal']);
+/** The client's text (route parameters, headers): everything but what needs an object or an array. */
+export const CLIENT_TEXT: Label = new Set([...CLIENT].filter((f) => f !== 'nosql-injection' && f !== 'loop-dos'));
 
 export const union = (a: Label, b: Label): Label => (a.size === 0 ? b : b.size === 0 ? a : new Set([...a, ...b]));
 const minus = (a: Label, fams: readonly TaintFamily[] | '*'): Label => (fams === '*' ? CLEAN : new Set([...a].filter((f) => !fams.includes(f))));
@@ -117,7 +119,8 @@ export class Values {
     if (role === 'request') {
       if (prop === undefined) return node.computed && staticString(this.sc, node.property) === undefined ? CLIENT : CLEAN;
       if (SERVER_SET_REQUEST_PROPS.has(prop)) return CLEAN;
-      return HOST_PROPS.has(prop) ? HOST : CLIENT;
+      if (HOST_PROPS.has(prop)) return HOST;
+      return STRING_REQUEST_PROPS.has(prop) ? CLIENT_TEXT : CLIENT;
     }
     if (role === 'koa') return prop && KOA_CLIENT_PROPS.has(prop) ? (HOST_PROPS.has(prop) ? HOST : CLIENT) : CLEAN;
     if (role === 'archive-entry') return prop && ARCHIVE_ENTRY_PROPS.has(prop) ? ARCHIVE_NAME : CLEAN;
@@ -138,7 +141,8 @@ export class Values {
     if (role === 'request') {
       // req.param('x'), req.get('Host'), req.header('x'), req.query('x'); req.accepts(), req.is() are the server's.
       if (name && SERVER_SET_REQUEST_PROPS.has(name)) return CLEAN;
-      return HOST_PROPS.has(staticString(this.sc, node.arguments[0])?.toLowerCase() ?? '') ? HOST : CLIENT;
+      if (HOST_PROPS.has(staticString(this.sc, node.arguments[0])?.toLowerCase() ?? '')) return HOST;
+      return name && STRING_REQUEST_PROPS.has(name) ? CLIENT_TEXT : CLIENT;
     }
     if (role === 'response') return CLEAN;
     const args = () => node.arguments.reduce<Label>((l, a) => union(l, this.label(a, depth + 1)), CLEAN);

@@ -38,7 +38,10 @@ export const RESPONSE_NAME = /^(res|response|resp|reply)$/;
 export const SERVER_SET_REQUEST_PROPS = new Set([
   'method', 'secure', 'app', 'res', 'next', 'route', 'session', 'user', 'isAuthenticated', 'isUnauthenticated', 'logIn', 'login', 'logOut', 'logout',
   'flash', 't', 'i18n', 'locale', 'id', 'log', 'logger', 'auth', 'locals', 'context', 'accepts', 'is', 'on', 'once', 'pipe', 'setTimeout', 'socket', 'connection', 'httpVersion', 'complete', 'aborted',
+  'csrfToken', 'validationErrors', 'getValidationResult',
 ]);
+/** Request properties that are always strings (route parameters, headers, the URL): they cannot carry a MongoDB operator or an array's length. */
+export const STRING_REQUEST_PROPS = new Set(['params', 'headers', 'header', 'get', 'path', 'url', 'originalUrl', 'baseUrl', 'hostname', 'host', 'ip', 'ips', 'protocol', 'subdomains', 'signedCookies', 'cookies']);
 /** Properties (and header names) that carry the Host header. */
 export const HOST_PROPS = new Set(['host', 'hostname']);
 /** Koa's context: these members are the client's. */
@@ -81,7 +84,7 @@ export interface Sink {
   /** Argument positions checked: a list, or 'any'. */
   args: number[] | 'any';
   /** A further condition, by name (analyze.ts). */
-  check?: 'response' | 'childProcess' | 'spawnShell' | 'fsModule' | 'sqlShape' | 'nosqlShape' | 'notFunction' | 'page' | 'expatParser' | 'vmRunner' | 'redirectTarget' | 'headerName' | 'locationHeader' | 'wholeObject' | 'xpathModule' | 'templateModule' | 'httpModule' | 'jquery';
+  check?: 'response' | 'childProcess' | 'spawnShell' | 'fsModule' | 'sqlShape' | 'nosqlShape' | 'notFunction' | 'page' | 'expatParser' | 'vmRunner' | 'redirectTarget' | 'headerName' | 'locationHeader' | 'wholeObject' | 'xpathModule' | 'templateModule' | 'httpModule' | 'jquery' | 'libxmlSax';
   /** `new X(…)` rather than a call. */
   construct?: boolean;
 }
@@ -124,6 +127,7 @@ export const SINKS: Sink[] = [
   { family: 'ssrf', callee: /^(wkhtmltopdf|wkhtmltoimage\.generate)$/, args: [0] },
   // XML and XPath.
   { family: 'xxe', callee: /^(parse|write)$/, method: true, args: [0], check: 'expatParser' },
+  { family: 'xxe', callee: /^(parseString|push)$/, method: true, args: [0], check: 'libxmlSax' },
   { family: 'xxe', callee: /^(xml2json\.toJson|toJson)$/, args: [0], check: 'httpModule' },
   { family: 'xpath-injection', callee: /^(parse|select|select1|evaluate|useNamespaces)$/, method: true, args: [0], check: 'xpathModule' },
   // Regular expressions.
