@@ -63,8 +63,12 @@ export function foldAndSort(findings: Finding[]): (Finding & { also?: string[] }
   return out;
 }
 
-/** The defect a rule id names, coarsely, so that eval found by two rules is one finding. */
+/** The keyword a CWE shares with the rule ids below, so that a finding with a CWE folds with one named only by its id. */
+const CWE_KIND: Record<string, string> = { 'CWE-94': 'eval', 'CWE-95': 'eval', 'CWE-798': 'secret', 'CWE-89': 'sql', 'CWE-78': 'command', 'CWE-502': 'deserial', 'CWE-295': 'tls', 'CWE-327': 'hash', 'CWE-328': 'hash', 'CWE-1333': 'regexp' };
+
+/** The defect a finding names, coarsely: by its CWE when it carries one, else by a keyword of its rule id. */
 function kindOf(f: Finding): string {
+  if (f.cwe) return CWE_KIND[f.cwe] ?? f.cwe;
   const id = f.rule_id.toLowerCase();
   for (const k of ['eval', 'secret', 'sql', 'command', 'deserial', 'tls', 'hash', 'regexp', 'syntax']) if (id.includes(k)) return k;
   return f.engine === 'model' ? 'model' : 'other';
