@@ -56,7 +56,7 @@ async function produceDeep(o: store.OrderRow, ctx: WorkerContext) {
       ...audit,
       page: { status: page.status, redirects: page.redirects, bytes: page.bytes, response_ms: Math.round(page.elapsedMs), content_type: page.headers['content-type'] ?? null },
       scoring:
-        '`score` is the quick audit’s (the page’s 19 checks, weights summing to 100); `overall_score` is the weights passed of every check run (page, site, content, Lighthouse). ' +
+        '`score` is the quick audit’s (the page’s 20 checks, weights summing to 100); `overall_score` is the weights passed of every check run (page, site, content, Lighthouse). ' +
         'The action plan is every failed check ordered by impact × ease (low effort 3, medium 2, high 1), then impact.',
     },
   };
