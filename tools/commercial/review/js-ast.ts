@@ -59,17 +59,20 @@ export function property(obj: ESTree.Node | null | undefined, key: string | RegE
   return undefined;
 }
 
-/** The variable an identifier refers to, through the scope it is read in. */
+const variables = new WeakMap<SourceCode, Map<ESTree.Identifier, Scope.Variable | null>>();
+
+/** The variable an identifier declares or refers to (null: an undeclared global), from one pass over the scopes per file. */
 export function variableOf(sourceCode: SourceCode, id: ESTree.Identifier): Scope.Variable | undefined {
-  let scope: Scope.Scope | null = sourceCode.getScope(id as never);
-  while (scope) {
-    const ref = scope.references.find((r) => r.identifier === id);
-    if (ref) return ref.resolved ?? undefined;
-    const v = scope.set.get(id.name);
-    if (v && v.identifiers.includes(id)) return v;
-    scope = scope.upper;
+  let map = variables.get(sourceCode);
+  if (!map) {
+    map = new Map();
+    for (const scope of sourceCode.scopeManager?.scopes ?? []) {
+      for (const v of scope.variables) for (const i of v.identifiers) map.set(i as ESTree.Identifier, v);
+      for (const r of scope.references) map.set(r.identifier as ESTree.Identifier, r.resolved);
+    }
+    variables.set(sourceCode, map);
   }
-  return undefined;
+  return map.get(id) ?? undefined;
 }
 
 /** The expression a name was bound to once and for all (a const, or a let/var never written again), if any. */

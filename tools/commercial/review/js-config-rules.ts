@@ -3,7 +3,7 @@
 // family of settings (TLS, Electron, cookies, security headers, CORS, XML parsers, template escaping, AWS CDK).
 import type { Rule, SourceCode } from 'eslint';
 import type * as ESTree from 'estree';
-import { boundValue, calleeName, dotted, keyName, literalValue, moduleOf, property, simpleRule, staticString, type Node } from './js-ast.js';
+import { boundValue, calleeName, dotted, keyName, literalValue, moduleOf, property, simpleRule, staticString, variableOf, type Node } from './js-ast.js';
 import type { RuleInfo } from './js-rules.js';
 
 interface OptionCheck {
@@ -37,7 +37,7 @@ function callsReceiving(sc: SourceCode, obj: Node, depth = 0): (ESTree.CallExpre
   if (parent.type === 'VariableDeclarator' && parent.init === n && parent.id.type === 'Identifier') id = parent.id;
   if (parent.type === 'AssignmentExpression' && parent.right === n && parent.left.type === 'Identifier') id = parent.left;
   if (!id) return [];
-  const v = sc.getScope(id as never).set.get(id.name) ?? sc.getScope(id as never).references.find((r) => r.identifier === id)?.resolved;
+  const v = variableOf(sc, id);
   if (!v) return [];
   return v.references.filter((r) => r.isRead()).flatMap((r) => callsReceiving(sc, r.identifier as Node, depth + 1));
 }

@@ -3,7 +3,7 @@
 // the code where an auth or crypto API takes them, and passwords signed into a JWT.
 import type { Rule, SourceCode } from 'eslint';
 import type * as ESTree from 'estree';
-import { boundValue, calleeName, dotted, keyName, moduleOf, objectOf, property, propertyName, rootOf, simpleRule, staticString } from './js-ast.js';
+import { boundValue, calleeName, dotted, keyName, moduleOf, objectOf, property, propertyName, rootOf, simpleRule, staticString, variableOf } from './js-ast.js';
 import type { RuleInfo } from './js-rules.js';
 
 const WEAK_HASH = /^(md2|md4|md5|sha-?1|ripemd-?160|rmd160)$/i;
@@ -256,7 +256,7 @@ function sensitiveKey(sc: SourceCode, node: ESTree.Node | undefined, depth = 0):
     return undefined;
   }
   if (node.type === 'Identifier') {
-    const v = sc.getScope(node as never).references.find((r) => r.identifier === node)?.resolved ?? undefined;
+    const v = variableOf(sc, node);
     if (!v) return undefined;
     for (const r of v.references) {
       // payload = {…} (declared or assigned later), and payload.password = … before the signature.
@@ -290,7 +290,7 @@ const jwtSensitivePayload = simpleRule((context) => ({
 }));
 
 function isParameter(sc: SourceCode, id: ESTree.Identifier): boolean {
-  const v = sc.getScope(id as never).references.find((r) => r.identifier === id)?.resolved;
+  const v = variableOf(sc, id);
   return v?.defs[0]?.type === 'Parameter';
 }
 

@@ -1,6 +1,7 @@
 // Secrets in any language: gitleaks' default rules (provider formats, the keyword-and-entropy generic rule, its
-// allowlists) run by secrets/detect.ts, and secretlint's recommended preset for what it adds. A secret both find
-// (same line, overlapping span) is one finding, the gitleaks rule's, with secretlint's rule id in `also`.
+// allowlists) run by secrets/detect.ts, and secretlint's rules for the kinds gitleaks has none for (secrets/
+// secretlint.ts). A secret both find (same line, overlapping span) is one finding, the gitleaks rule's, with
+// secretlint's rule id in `also`. Findings come ordered by place.
 import type { Finding } from './findings.js';
 import { detect, Lines } from './secrets/detect.js';
 import { secretlintScan } from './secrets/secretlint.js';
@@ -12,7 +13,7 @@ export async function scanSecrets(code: string, filename?: string): Promise<Find
   const detections = detect(code, { filePath: filename });
   const findings: (Finding & { also?: string[] })[] = detections.map((d) => toFinding(d, code, lines));
   for (const hit of await secretlintScan(code)) {
-    const i = detections.findIndex((d) => d.start < hit.end && hit.start < d.end && findings[detections.indexOf(d)].line === hit.finding.line);
+    const i = detections.findIndex((d, k) => d.start < hit.end && hit.start < d.end && findings[k].line === hit.finding.line);
     if (i === -1) findings.push(hit.finding);
     else (findings[i].also ??= []).push(hit.finding.rule_id);
   }

@@ -1,6 +1,7 @@
 // gitleaks' default rule set (gitleaks-rules.json, rebuilt from upstream's config/gitleaks.toml by
-// scripts/quality/gitleaks-rules.ts; MIT, LICENSE.gitleaks), loaded and compiled once: each RE2 regex translated to
-// a JavaScript RegExp, keywords lower-cased for the prefilter, allowlist regexes joined as gitleaks joins them.
+// scripts/quality/gitleaks-rules.ts; MIT, LICENSE.gitleaks), read once; each rule compiled on its first use: its RE2
+// regex translated to JavaScript, its allowlist regexes joined as gitleaks joins them. Keywords lower-cased for the
+// prefilter.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -6,7 +6,7 @@
 import type { SourceCode } from 'eslint';
 import type * as ESTree from 'estree';
 import type { Finding } from '../findings.js';
-import { calleeName, dotted, propertyName, staticString } from '../js-ast.js';
+import { calleeName, dotted, propertyName, staticString, variableOf } from '../js-ast.js';
 import { isRegExpValue, sinkApplies } from './checks.js';
 import { CLEAN, type Label, union, Values, type VarKey } from './label.js';
 import { ARCHIVE_ENTRY_NAME, FAMILY_INFO, KOA_CONTEXT_NAME, REQUEST_NAME, RESPONSE_NAME, SINKS, type TaintFamily } from './table.js';
@@ -276,7 +276,7 @@ class Walk {
 
   private regexDefinition(id: ESTree.Identifier): ESTree.Node | undefined {
     if (!isRegExpValue(this.sc, id)) return undefined;
-    const v = this.sc.getScope(id as never).references.find((r) => r.identifier === id)?.resolved;
+    const v = variableOf(this.sc, id);
     return (v?.references.find((r) => r.writeExpr)?.writeExpr as ESTree.Node | undefined) ?? undefined;
   }
 

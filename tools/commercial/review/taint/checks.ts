@@ -2,7 +2,7 @@
 // child_process, fs, a headless page…) and what shape the tainted value has (a SQL string, a whole object…).
 import type { SourceCode } from 'eslint';
 import type * as ESTree from 'estree';
-import { boundValue, calleeName, dotted, keyName, moduleOf, rootOf, staticString } from '../js-ast.js';
+import { boundValue, calleeName, dotted, keyName, moduleOf, rootOf, staticString, variableOf } from '../js-ast.js';
 import type { Values } from './label.js';
 import type { Sink } from './table.js';
 
@@ -47,7 +47,7 @@ function textOf(sc: SourceCode, node: ESTree.Node | undefined, depth = 0): strin
 
 /** For `let q = …; q += …` the first value given, so that the SQL's text is found. */
 function firstAssigned(sc: SourceCode, id: ESTree.Identifier): ESTree.Expression | undefined {
-  const v = sc.getScope(id as never).references.find((r) => r.identifier === id)?.resolved;
+  const v = variableOf(sc, id);
   const w = v?.references.find((r) => r.writeExpr);
   return (w?.writeExpr as ESTree.Expression | undefined) ?? undefined;
 }
@@ -191,7 +191,7 @@ function isRegExpValue(sc: SourceCode, node: ESTree.Node): boolean {
 }
 
 function isLocalFunction(sc: SourceCode, id: ESTree.Identifier): boolean {
-  const v = sc.getScope(id as never).references.find((r) => r.identifier === id)?.resolved;
+  const v = variableOf(sc, id);
   const def = v?.defs[0];
   return def?.type === 'FunctionName' || (def?.type === 'Variable' && /Function/.test(def.node.init?.type ?? ''));
 }
