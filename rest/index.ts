@@ -18,7 +18,8 @@ import { chatRoutes } from './chat.js';
 import { wallRoutes } from './wall.js';
 import { socialRoutes } from './social.js';
 import { catalogRoutes } from './catalog.js';
+import { operatorRoutes } from './operator.js';
 
-export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...notificationRoutes, ...connectionRoutes, ...workRoutes, ...watchRoutes, ...x402Routes, ...askRoutes, ...chatRoutes, ...wallRoutes, ...socialRoutes, ...catalogRoutes];
+export const routes: Route[] = [...gatewayRoutes, ...identityRoutes, ...accessRoutes, ...onboardingRoutes, ...creditRoutes, ...entitlementRoutes, ...memoryRoutes, ...artifactRoutes, ...vaultRoutes, ...notificationRoutes, ...connectionRoutes, ...workRoutes, ...watchRoutes, ...x402Routes, ...askRoutes, ...chatRoutes, ...wallRoutes, ...socialRoutes, ...catalogRoutes, ...operatorRoutes];
 
 export { commercialRoutes } from './commercial.js';

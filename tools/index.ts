@@ -33,8 +33,9 @@ import { verbTools } from './verbs/index.js';
 import { browseTools } from './browse/index.js';
 import { researchTools } from './research/index.js';
 import { genImageTools } from './gen-image/index.js';
+import { operatorTools } from './operator/index.js';
 
-export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, ...connectionTools, webhookSecretGet, ...jobTools, ...handoffTools, ...watchTools, heartbeat, ...x402Tools, ...assistantTools, ...chatTools, ...wallTools, ...socialTools, ...xpTools, ...catalogTools, ...verbTools, ...browseTools, ...researchTools, ...genImageTools, ...commercialTools];
+export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, ...connectionTools, webhookSecretGet, ...jobTools, ...handoffTools, ...watchTools, heartbeat, ...x402Tools, ...assistantTools, ...chatTools, ...wallTools, ...socialTools, ...xpTools, ...catalogTools, ...verbTools, ...browseTools, ...researchTools, ...genImageTools, ...commercialTools, ...operatorTools];
 
 /** Background workers of every area, fresh for each gateway. */
 export const createWorkers = (): Worker[] => [...createMemoryWorkers(), ...createArtifactWorkers(), ...createWallWorkers(), ...createXpWorkers(), ...createCommercialWorkers()];
