@@ -112,7 +112,7 @@ describe('the review’s languages', () => {
     reviews.push(JSON.stringify({ findings: [{ line: 4, severity: 'critical', category: 'security', rule: 'command-injection', message: 'User input reaches a system call.', fix: 'Validate the input.' }] }));
     const r = await api(withModel.apiUrl, 'POST', '/review', { body: { code: COBOL, language: 'cobol' }, headers: key(k) });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ language: 'cobol', supported: false, engines: ['model', 'secretlint'] });
+    expect(r.body).toMatchObject({ language: 'cobol', supported: false, engines: ['model', 'secrets', 'secretlint'] });
     expect(r.body.notes).toEqual([expect.stringMatching(/the model reviewed it/)]);
     expect(r.body.findings).toMatchObject([{ rule_id: 'model/command-injection', line: 4, engine: 'model' }]);
     expect(r.body.charged.micro_usd).toBe(REVIEW_PRICE);

@@ -134,7 +134,7 @@ describe('with a model', () => {
     });
     const r = await api(withModel.apiUrl, 'POST', '/v1/code-review', { body: { code, language: 'python' }, headers: key(mk) });
     expect(r.status).toBe(200);
-    expect(r.body.engines).toEqual(['ast-grep', 'taint', 'secretlint', 'model']);
+    expect(r.body.engines).toEqual(['ast-grep', 'taint', 'secrets', 'secretlint', 'model']);
     expect(r.body.findings.map((f: { line: number; rule_id: string }) => `${f.line} ${f.rule_id}`)).toEqual([...KNOWN['bad.py']!, '17 model/unused-result']);
     expect(r.body.findings.at(-1)).toMatchObject({ column: 5, severity: 'low', category: 'correctness', engine: 'model', fix: 'Validate obj before returning it.' });
     expect(r.body.model).toEqual({ findings: 1, folded: 1, dropped: 2 });

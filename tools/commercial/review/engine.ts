@@ -1,5 +1,6 @@
-// A review without a model: the language's engine (ESLint for JavaScript and TypeScript, tree-sitter rules for
-// the others) and the secret scan for every language. A language none reads gets the secret scan and a note.
+// A review without a model: the language's engine (ESLint for JavaScript and TypeScript, ast-grep rules for Python,
+// Go, Java, PHP, Ruby and shell, tree-sitter rules for Rust and C#) and the secret scan for every language (gitleaks'
+// rules, and secretlint's for what they lack). A language none reads gets the secret scan and a note.
 import { lintJs } from './eslint.js';
 import { applyFocus, foldAndSort, type Finding, type Focus } from './findings.js';
 import { isJsx, languageOf } from './languages.js';
@@ -18,7 +19,7 @@ export interface ReviewInput {
 export async function review(input: ReviewInput) {
   const lang = languageOf(input.language, input.filename);
   const notes: string[] = [];
-  const engines: string[] = ['secretlint'];
+  const engines: string[] = ['secrets', 'secretlint'];
   let found: Finding[] = [];
   if ('unknown' in lang) {
     notes.push(`The language “${lang.unknown}” is not one this review parses (javascript, typescript, python, go, java, rust, ruby, php, csharp, shell): only the secret scan ran.`);
@@ -44,7 +45,8 @@ export async function review(input: ReviewInput) {
     engines.unshift('tree-sitter');
     found = await scanTree(input.code, lang.known);
   }
-  found.push(...(await scanSecrets(input.code)));
+  // The file name too: some secret rules are for one kind of file (Kubernetes YAML, Terraform, nuget.config).
+  found.push(...(await scanSecrets(input.code, input.filename)));
   const findings = foldAndSort(applyFocus(found, input.focus));
   return { language: 'known' in lang ? lang.known : lang.unknown, supported: 'known' in lang, engines, findings, notes };
 }
