@@ -10,6 +10,7 @@ import type { Finding } from './findings.js';
 import { reviewConfig } from './js-plugins.js';
 import { PATTERN_RULES } from './js-pattern-rules.js';
 import { PLUGIN_RULES, type RuleInfo } from './js-rules.js';
+import { stripTypes } from './js-ts-strip.js';
 import { taintFindings } from './taint/analyze.js';
 
 const RULES: Record<string, RuleInfo> = { ...PLUGIN_RULES, ...PATTERN_RULES };
@@ -18,20 +19,29 @@ let linter: Linter | undefined;
 
 export type EslintOutcome = { findings: Finding[] } | { unsupported: string } | { syntax: string };
 
-/** Lints JavaScript, or TypeScript once stripped; `unsupported` when the TypeScript needs more than stripping. */
-export function lintJs(code: string, typescript: boolean): EslintOutcome {
+/**
+ * Lints JavaScript, or TypeScript once stripped of its types; `unsupported` when the TypeScript needs more than
+ * stripping (enums, namespaces). `jsx`: the file is JSX/TSX (a .tsx file's name says so; the caller knows it).
+ */
+export function lintJs(code: string, typescript: boolean, options: { jsx?: boolean } = {}): EslintOutcome {
   let js = code;
+  let clientParams: string[] = [];
   if (typescript) {
-    try {
-      js = amaro.transformSync(code, { mode: 'strip-only' }).code;
-    } catch (err) {
-      const e = err as { code?: string; message?: string };
-      if (e.code === 'UnsupportedSyntax') return { unsupported: e.message ?? 'syntax beyond type annotations' };
-      return { syntax: e.message ?? 'invalid syntax' };
-    }
+    const stripped = stripTs(code, options.jsx ?? false);
+    if (!('code' in stripped)) return stripped;
+    js = stripped.code;
+    clientParams = stripped.clientParams ?? [];
   }
   linter ??= new Linter({ configType: 'flat' });
-  const run = parse(linter, js);
+  let run = parse(linter, js);
+  if (!run.parsed && /Unexpected character '@'/.test(run.syntax?.message ?? '')) {
+    // Decorators (TypeScript's, or a Babel setup's): ESLint's parser does not read them; blank them and read again.
+    const plain = stripTypes(code, options.jsx ?? false);
+    if ('code' in plain) {
+      const again = parse(linter, plain.code);
+      if (again.parsed) [js, run, clientParams] = [plain.code, again, plain.clientParams];
+    }
+  }
   const lines = lineStarts(js);
   const findings: Finding[] = [];
   const unsafeRegex = new Set<string>();
@@ -55,8 +65,28 @@ export function lintJs(code: string, typescript: boolean): EslintOutcome {
     }
     findings.push(f);
   }
-  if (run.parsed) findings.push(...taintFindings(linter.getSourceCode()!, { unsafeRegex }));
+  if (run.parsed) findings.push(...taintFindings(linter.getSourceCode()!, { unsafeRegex, clientParams: new Set(clientParams) }));
   return { findings };
+}
+
+/** amaro for TypeScript; tree-sitter's grammar for TSX and for what amaro does not take (parameter properties). */
+function stripTs(code: string, jsx: boolean): { code: string; clientParams?: string[] } | { unsupported: string } | { syntax: string } {
+  if (jsx) return stripTypes(code, true);
+  try {
+    return { code: amaro.transformSync(code, { mode: 'strip-only' }).code };
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e.code === 'UnsupportedSyntax') {
+      const other = stripTypes(code, false);
+      return 'code' in other ? other : { unsupported: e.message ?? 'syntax beyond type annotations' };
+    }
+    // TypeScript with JSX sent without a .tsx name.
+    if (/<\/[A-Za-z][\w.]*>|\/>/.test(code)) {
+      const tsx = stripTypes(code, true);
+      if ('code' in tsx) return tsx;
+    }
+    return { syntax: e.message ?? 'invalid syntax' };
+  }
 }
 
 interface Run { messages: Linter.LintMessage[]; parsed: boolean; syntax?: Linter.LintMessage; recovered?: boolean }

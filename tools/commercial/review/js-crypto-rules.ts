@@ -7,9 +7,9 @@ import { boundValue, calleeName, dotted, keyName, moduleOf, objectOf, property, 
 import type { RuleInfo } from './js-rules.js';
 
 const WEAK_HASH = /^(md2|md4|md5|sha-?1|ripemd-?160|rmd160)$/i;
-// Cipher names (Node/OpenSSL spelling) that are broken or leak patterns: DES, 3DES with two keys, RC2/RC4,
-// Blowfish, any ECB mode.
-const WEAK_CIPHER = /(^|-)ecb$|^des(-|$)|^des-ede(-cbc)?$|^rc[24](-|$)|^bf(-|$)|^blowfish|^cast5?(-|$)|^idea|^seed/i;
+// Cipher names (Node/OpenSSL spelling) that are broken, retired or leak patterns: DES and triple DES (64-bit blocks,
+// retired by NIST in 2023), RC2/RC4, Blowfish, CAST, IDEA, SEED, any ECB mode.
+const WEAK_CIPHER = /(^|-)ecb$|^des(-|$|3)|^rc[24](-|$)|^bf(-|$)|^blowfish|^cast5?(-|$)|^idea|^seed/i;
 
 /** True when the module a name was required or imported from is one of `mods`, or (unresolved) the name is. */
 function fromModule(sc: SourceCode, id: ESTree.Node | undefined, mods: RegExp, names?: RegExp): boolean {
@@ -24,11 +24,18 @@ const isCrypto = (sc: SourceCode, node: ESTree.Node) => {
   return fromModule(sc, rootOf(node), /^(node:)?crypto$/, /^crypto(_\d+)?$/i);
 };
 
+/** crypto.<name>(…), require('crypto').<name>(…), or <name>(…) imported from crypto. */
+function cryptoCall(sc: SourceCode, node: ESTree.CallExpression, names: RegExp): string | undefined {
+  const name = calleeName(node);
+  if (!name || !names.test(name)) return undefined;
+  if (node.callee.type === 'MemberExpression') return isCrypto(sc, node.callee.object) ? name : undefined;
+  return node.callee.type === 'Identifier' && /^(node:)?crypto$/.test(moduleOf(sc, node.callee) ?? '') ? name : undefined;
+}
+
 const weakHash = simpleRule((context) => ({
   CallExpression(node) {
-    const name = calleeName(node);
     const sc = context.sourceCode;
-    if (name === 'createHash' && node.callee.type === 'MemberExpression' && isCrypto(sc, node.callee.object)) {
+    if (cryptoCall(sc, node, /^createHash$/)) {
       const alg = staticString(sc, node.arguments[0]);
       if (alg && WEAK_HASH.test(alg)) context.report({ node, message: `${alg.toUpperCase()} is a broken hash: collisions can be forged.` });
       return;
@@ -42,13 +49,13 @@ const weakHash = simpleRule((context) => ({
 
 const weakCipher = simpleRule((context) => ({
   CallExpression(node) {
-    const name = calleeName(node);
     const sc = context.sourceCode;
-    if ((name === 'createCipher' || name === 'createDecipher') && node.callee.type === 'MemberExpression' && isCrypto(sc, node.callee.object)) {
+    const name = cryptoCall(sc, node, /^(createCipher|createDecipher)$/);
+    if (name) {
       context.report({ node, message: `crypto.${name} derives the key with one round of MD5 and uses no IV (deprecated).` });
       return;
     }
-    if ((name === 'createCipheriv' || name === 'createDecipheriv') && node.callee.type === 'MemberExpression') {
+    if (calleeName(node) === 'createCipheriv' || calleeName(node) === 'createDecipheriv') {
       const alg = staticString(sc, node.arguments[0]);
       if (alg && WEAK_CIPHER.test(alg)) context.report({ node, message: `The cipher ${alg} is weak (${/ecb/i.test(alg) ? 'ECB mode shows the patterns of the plaintext' : 'a broken or too short cipher'}).` });
       return;

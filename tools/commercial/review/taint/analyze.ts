@@ -19,6 +19,8 @@ const ROUTE_METHODS = /^(get|post|put|patch|delete|del|all|use|options|head|rout
 export interface TaintOptions {
   /** Where eslint-plugin-security found a regular expression with catastrophic backtracking (`line:column`). */
   unsafeRegex: Set<string>;
+  /** Parameters a decorator fills with the request's data (`line:column`; see js-ts-strip.ts). */
+  clientParams?: Set<string>;
 }
 
 /** The findings of the source-to-sink check on a parsed file. */
@@ -140,6 +142,10 @@ class Walk {
     for (const p of node.params) {
       const n = name(p);
       if (!n) continue;
+      if (this.options.clientParams?.has(`${p.loc!.start.line}:${p.loc!.start.column}`)) {
+        set(p, 'client-value');
+        continue;
+      }
       if (KOA_CONTEXT_NAME.test(n)) set(p, 'koa');
       else if (ARCHIVE_ENTRY_NAME.test(n)) set(p, 'archive-entry');
       else if (REQUEST_NAME.test(n) && p !== a && !this.v.roleOf(p)) set(p, 'request');

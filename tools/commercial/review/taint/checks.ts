@@ -163,7 +163,10 @@ export function sinkApplies(v: Values, sink: Sink, call: Call, arg: ESTree.Node,
     }
     case 'httpModule': {
       const root = rootOf(call.callee);
-      return !root || !v.roleOf(root);
+      if (root && v.roleOf(root)) return false;
+      // A URL whose scheme, host and start of path are fixed: the client only chooses a part of the path.
+      const lead = leadingText(sc, arg);
+      return !(sink.family === 'ssrf' && lead !== undefined && HOST_FIXED.test(lead) && /^https?:/i.test(lead));
     }
     case 'jquery': {
       const r = recv ? rootOf(recv) : undefined;

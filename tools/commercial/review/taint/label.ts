@@ -23,7 +23,7 @@ const minus = (a: Label, fams: readonly TaintFamily[] | '*'): Label => (fams ===
 export type VarKey = Scope.Variable | string;
 
 /** How a variable or parameter is known to hold a source, beside what was assigned to it. */
-export type Role = 'request' | 'response' | 'koa' | 'archive-entry' | 'message-event';
+export type Role = 'request' | 'response' | 'koa' | 'archive-entry' | 'message-event' | 'client-value';
 
 export class Values {
   state = new Map<VarKey, Label>();
@@ -68,7 +68,7 @@ export class Values {
     switch (node.type) {
       case 'Identifier': {
         const role = this.roleOf(node);
-        if (role === 'request') return CLIENT;
+        if (role === 'request' || role === 'client-value') return CLIENT;
         return this.state.get(this.keyOf(node)) ?? CLEAN;
       }
       case 'MemberExpression':
