@@ -3,8 +3,12 @@
 // is compiled and parsed once per process and each request only runs a view over its rows. Vega escapes every text
 // it writes into the SVG (labels, titles, aria descriptions): handles and service names arrive only as data.
 // A rendered SVG is kept for its exact data, so a reload with nothing new renders nothing.
-import * as vega from 'vega';
-import * as vegaLite from 'vega-lite';
+import type * as Vega from 'vega';
+import type * as VegaLite from 'vega-lite';
+
+/** Vega and Vega-Lite are loaded on the first chart, not at start-up (test/startup-imports.test.ts). */
+let engines: Promise<{ vega: typeof Vega; vegaLite: typeof VegaLite }> | undefined;
+const loadEngines = () => (engines ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vegaLite]) => ({ vega, vegaLite })));
 
 type Row = Record<string, string | number>;
 
@@ -46,11 +50,11 @@ export const CHARTS = {
 
 export type ChartName = keyof typeof CHARTS;
 
-const runtimes = new Map<ChartName, vega.Runtime>();
-function runtimeOf(name: ChartName): vega.Runtime {
+const runtimes = new Map<ChartName, Vega.Runtime>();
+function runtimeOf(name: ChartName, vega: typeof Vega, vegaLite: typeof VegaLite): Vega.Runtime {
   let r = runtimes.get(name);
   if (!r) {
-    const compiled = vegaLite.compile(CHARTS[name] as unknown as vegaLite.TopLevelSpec).spec;
+    const compiled = vegaLite.compile(CHARTS[name] as unknown as VegaLite.TopLevelSpec).spec;
     runtimes.set(name, (r = vega.parse(compiled)));
   }
   return r;
@@ -67,7 +71,8 @@ export async function renderChart(name: ChartName, rows: Row[]): Promise<string>
   const key = `${name}\0${JSON.stringify(rows)}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const view = new vega.View(runtimeOf(name), { renderer: 'none', logLevel: vega.Error });
+  const { vega, vegaLite } = await loadEngines();
+  const view = new vega.View(runtimeOf(name, vega, vegaLite), { renderer: 'none', logLevel: vega.Error });
   try {
     view.data('table', rows);
     const svg = await view.toSVG();
