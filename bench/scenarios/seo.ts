@@ -56,7 +56,7 @@ export async function seo(): Promise<string> {
   return [
     '## SEO audit (issue 24)',
     `- quick audit of a ${(PAGE.length / 1024).toFixed(1)} KiB loopback page (test/fixtures/seo/faulty.html, no redirect; score ${first.result.score}, ${first.result.checks.length} checks):`,
-    `  - engine alone (linkedom DOM, 19 checks, score, fixes): p50 ${pct(engine, 50).toFixed(2)} ms, p99 ${pct(engine, 99).toFixed(2)} ms`,
+    `  - engine alone (linkedom DOM, 20 checks, score, fixes): p50 ${pct(engine, 50).toFixed(2)} ms, p99 ${pct(engine, 99).toFixed(2)} ms`,
     `  - order end to end (POST /seo/audits held → work: robots.txt, page through egress, checks → captured → GET /orders/{id} delivered; sequential): p50 ${pct(e2e, 50).toFixed(1)} ms, p99 ${pct(e2e, 99).toFixed(1)} ms (target ≤ 300 ms)`,
     `  - charged per audit: $${first.payment.charged_usd}`,
     `- deep audit of the same page (order end to end; ${deepFirst.result.crawl.pages.length} URLs crawled, ${deepFirst.result.action_plan.length} plan items, Lighthouse ${deepFirst.result.skipped.includes('lighthouse') ? 'skipped' : `ran in ${deepFirst.result.lighthouse.duration_ms} ms`}; informative, no target): p50 ${pct(deep, 50).toFixed(1)} ms, p99 ${pct(deep, 99).toFixed(1)} ms; charged $${deepFirst.payment.charged_usd}`,

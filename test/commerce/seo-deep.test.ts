@@ -130,7 +130,7 @@ describe('the deep SEO audit', () => {
     expect(a.crawl.stopped).toBe('done');
 
     const site = Object.fromEntries(a.site_checks.map((c: any) => [c.id, c]));
-    expect(a.site_checks.map((c: any) => c.id)).toEqual(['robots_txt', 'sitemap', 'broken_links', 'duplicate_titles', 'duplicate_descriptions', 'redirect_chains', 'orphan_pages']);
+    expect(a.site_checks.map((c: any) => c.id)).toEqual(['robots_txt', 'robots_txt_valid', 'sitemap', 'broken_links', 'duplicate_titles', 'duplicate_descriptions', 'redirect_chains', 'orphan_pages']);
     expect(a.site_checks.filter((c: any) => !c.passed).map((c: any) => c.id)).toEqual(['broken_links', 'duplicate_titles', 'duplicate_descriptions', 'redirect_chains', 'orphan_pages']);
     expect(site.broken_links.evidence).toBe('1 broken: /missing (404, linked from /).');
     expect(site.duplicate_titles.evidence).toBe('"Blue Widgets for Every Home" on /, /about.');
@@ -155,12 +155,12 @@ describe('the deep SEO audit', () => {
       expect(typeof c.passed).toBe('boolean');
       expect(c.evidence.length).toBeGreaterThan(3);
     }
-    expect(a.checks).toHaveLength(19);
+    expect(a.checks).toHaveLength(20);
 
     // The plan: every failed check of the page, the site and the content, by impact × ease, then impact, then listing.
     const plan = a.action_plan.filter((p: any) => p.scope !== 'lighthouse');
-    expect(plan.map((p: any) => p.check)).toEqual(['broken_links', 'https', 'duplicate_titles', 'orphan_pages', 'structured_data', 'duplicate_descriptions', 'redirect_chains', 'social_cards', 'word_count']);
-    expect(plan.map((p: any) => p.priority)).toEqual([18, 16, 14, 12, 10, 10, 10, 9, 5]);
+    expect(plan.map((p: any) => p.check)).toEqual(['broken_links', 'https', 'duplicate_titles', 'orphan_pages', 'structured_data', 'duplicate_descriptions', 'redirect_chains', 'word_count', 'social_cards']);
+    expect(plan.map((p: any) => p.priority)).toEqual([18, 16, 14, 12, 10, 10, 10, 5, 3]);
     for (let i = 1; i < a.action_plan.length; i++) expect(a.action_plan[i].priority).toBeLessThanOrEqual(a.action_plan[i - 1].priority);
     expect(a.action_plan.every((p: any) => p.fix.length > 10 && ['low', 'medium', 'high'].includes(p.effort))).toBe(true);
     expect(a.failed.length).toBe(a.action_plan.length);
@@ -216,7 +216,7 @@ describe('the deep SEO audit', () => {
       expect(o.payment).toMatchObject({ state: 'captured', charged_micro_usd: THIRTY_USD });
       expect(o.result).toMatchObject({ skipped: ['lighthouse'], lighthouse: null, lighthouse_checks: [] });
       expect(o.result.skipped_why.lighthouse).toMatch(/^Lighthouse .* needs Chromium, and this gateway has none .*GATEWAY_CHROMIUM_PATH.*; the other parts of the deep audit ran\.$/);
-      expect(o.result.site_checks).toHaveLength(7);
+      expect(o.result.site_checks).toHaveLength(8);
     } finally {
       await bare.cleanup();
     }

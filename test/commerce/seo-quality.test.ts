@@ -20,10 +20,17 @@ describe('the Lighthouse map', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('the SEO audit agrees with Lighthouse’s SEO category', () => {
+/**
+ * A fixed subset in npm test: the clean page and the faults the service once missed (a Lighthouse run is about 20 s
+ * a page); `npm run bench -- quality` runs every page. The audits are the engines' alone, so the run on the
+ * PostgreSQL store (GATEWAY_TEST_STORE=postgres) does not repeat them.
+ */
+const SUBSET = ['clean', 'canonical-relative', 'uncrawlable-anchors', 'robots-invalid'];
+
+describe.skipIf(!hasChromium || process.env.GATEWAY_TEST_STORE === 'postgres')('the SEO audit agrees with Lighthouse’s SEO category', () => {
   let results: PageResult[];
   beforeAll(async () => {
-    results = await auditFixtures();
+    results = await auditFixtures(SUBSET);
   }, 600_000);
 
   it('Lighthouse fails on each page the audits its fault was built for, and nothing on the clean page', () => {
@@ -33,10 +40,11 @@ describe.skipIf(!hasChromium)('the SEO audit agrees with Lighthouse’s SEO cate
 
   it('every failing audit has a matching finding and no passing one does', () => {
     const rows = agreement(results);
+    expect(results.map((r) => r.page).sort()).toEqual([...SUBSET].sort());
     for (const row of rows) {
       expect({ audit: row.audit, matched: row.matched, extra: row.extra }).toEqual({ audit: row.audit, matched: row.fails, extra: [] });
     }
-    // Every scored audit is exercised by at least one page.
-    expect(rows.filter((r) => !r.fails.length).map((r) => r.audit)).toEqual([]);
+    // The subset's faults are each failed by Lighthouse and found by the service.
+    expect(rows.filter((r) => r.fails.length).map((r) => r.audit).sort()).toEqual(['canonical', 'crawlable-anchors', 'robots-txt']);
   });
 });

@@ -35,7 +35,7 @@ beforeAll(async () => {
     // A chain of two redirects before the faulty page (on loopback there is no HTTPS to redirect to).
     if (req.url === '/old') return void res.writeHead(301, { location: '/older' }).end();
     if (req.url === '/older') return void res.writeHead(301, { location: '/faulty' }).end();
-    if (req.url === '/faulty') return void res.writeHead(200, { ...html, 'x-robots-tag': 'noindex, nofollow' }).end(FAULTY);
+    if (req.url === '/faulty') return void res.writeHead(200, { ...html, 'x-robots-tag': 'noindex, nofollow' }).end(FAULTY.replaceAll('SELF', `${siteUrl}/faulty`));
     if (req.url === '/clean') return void res.writeHead(200, html).end(CLEAN.replaceAll('SELF', `${siteUrl}/clean`));
     if (req.url === '/private') return void res.writeHead(200, html).end(CLEAN);
     res.writeHead(404).end('not here');
@@ -69,7 +69,7 @@ describe('the quick SEO audit', () => {
     expect(a.top_fixes.map((f: any) => f.check)).toEqual(['indexable', 'meta_description', 'h1', 'viewport', 'https']);
     expect(a.top_fixes.map((f: any) => f.priority)).toEqual([30, 21, 18, 18, 16]);
     // Every check is listed, with its evidence.
-    expect(a.checks).toHaveLength(19);
+    expect(a.checks).toHaveLength(20);
     expect(a.checks.reduce((s: number, c: any) => s + c.weight, 0)).toBe(100);
     const ev = Object.fromEntries(a.checks.map((c: any) => [c.id, c.evidence]));
     for (const c of a.checks) expect(c.evidence.length).toBeGreaterThan(3);
