@@ -256,3 +256,28 @@ export class UsersController {
     expect(found.filter((f) => f.category === 'security').map((f) => `${f.line} ${f.rule_id}`)).toEqual(['3 @microsoft/sdl/no-cookies', '9 taint/sql-injection']);
   });
 });
+
+describe('more spellings of the same classes', () => {
+  it('finds them in Koa, Fastify, hapi and Next.js handlers, TypeORM, the DOM, and through a markup variable', () => {
+    const cases: [string, string, string][] = [
+      ['CWE-601', 'koa', `router.get('/r', async (ctx) => { ctx.redirect(ctx.query.next); });`],
+      ['CWE-79', 'fastify', `fastify.get('/x', async (request, reply) => { reply.type('text/html').send('<b>' + request.query.q + '</b>'); });`],
+      ['CWE-79', 'hapi', `server.route({ method: 'GET', path: '/', handler: (request, h) => h.response('<p>' + request.query.q + '</p>') });`],
+      ['CWE-601', 'next', `export default function handler(req, res) { res.writeHead(302, { Location: req.query.next }); res.end(); }`],
+      ['CWE-89', 'typeorm', `export async function f(req, res) { res.json(await repo.createQueryBuilder('u').where(\`u.name = '\${req.query.name}'\`).getMany()); }`],
+      ['CWE-601', 'dom', `const next = new URLSearchParams(window.location.search).get('next'); window.location.href = next;`],
+      ['CWE-78', 'execSync', `const { execSync } = require('child_process'); app.post('/c', (req, res) => { execSync(\`convert \${req.file.originalname} out.png\`); });`],
+      ['CWE-79', 'markup', `export const A = ({ html }) => { const markup = { __html: html }; return <div dangerouslySetInnerHTML={markup} />; };`],
+      ['CWE-347', 'decode', `const jwt = require('jsonwebtoken'); export function admin(req) { return jwt.decode(req.headers.authorization).admin; }`],
+    ];
+    for (const [cwe, name, code] of cases) expect(findings(code).map((f) => f.cwe), name).toContain(cwe);
+  });
+
+  it('leaves alone a sanitized markup variable, a request object sent whole as JSON, and a parameterless cors()', () => {
+    for (const code of [
+      `export const A = ({ html }) => { const markup = { __html: DOMPurify.sanitize(html) }; return <div dangerouslySetInnerHTML={markup} />; };`,
+      `app.get('/echo', (req, res) => res.send(req.query));`,
+      `const cors = require('cors'); app.use(cors());`,
+    ]) expect(findings(code).filter((f) => f.category === 'security'), code).toEqual([]);
+  });
+});

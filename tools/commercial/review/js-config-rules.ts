@@ -241,6 +241,21 @@ const cdkPublicRule = simpleRule((context) => {
   };
 });
 
+/** new s3.Bucket(…) leaving a protection to S3's defaults: `missing` says which (TLS: enforceSSL; encryption named). */
+function cdkBucketDefault(missing: (o: ESTree.ObjectExpression[], sc: SourceCode) => boolean, message: string): Rule.RuleModule {
+  return simpleRule((context) => ({
+    NewExpression(node) {
+      if (calleeName(node) !== 'Bucket' || !/s3|Bucket/.test(dotted(node.callee) ?? '')) return;
+      const props = node.arguments[2];
+      const o = optionObjects(context.sourceCode, props);
+      if (props && o.length === 0) return; // props this rule cannot read
+      if (missing(o, context.sourceCode)) context.report({ node, message });
+    },
+  }));
+}
+const cdkBucketTls = cdkBucketDefault((o, sc) => !o.some((x) => literalValue(sc, property(x, 'enforceSSL'))?.value === true), 'The bucket does not require TLS (enforceSSL: true): its policy lets requests in over plain HTTP.');
+const cdkBucketEncryption = cdkBucketDefault((o) => !o.some((x) => property(x, 'encryption') || property(x, 'encryptionKey')), 'The bucket names no encryption: set S3_MANAGED or KMS explicitly (KMS for sensitive data).');
+
 const cdkWildcardPolicy = simpleRule((context) => ({
   NewExpression(node) {
     // iam.PolicyStatement allowing every action on every resource.
@@ -273,6 +288,8 @@ export const CONFIG_RULES: Record<string, { info: RuleInfo; rule: Rule.RuleModul
   'cdk-public-access': { rule: cdkPublicRule, info: { category: 'security', severity: 'high', cwe: 'CWE-284', fix: 'Keep buckets and databases private (blockPublicAccess: BLOCK_ALL, no public ACL) and open ports only to known address ranges.' } },
   'cdk-unencrypted': { rule: optionRule(cdkUnencrypted), info: { category: 'security', severity: 'medium', cwe: 'CWE-311', fix: 'Encrypt at rest (S3_MANAGED or KMS for buckets and queues, storageEncrypted for databases) and keep key rotation on.' } },
   'cdk-cleartext': { rule: optionRule(cdkCleartext), info: { category: 'security', severity: 'medium', cwe: 'CWE-319', fix: 'Require TLS: enforceSSL: true on buckets, enforceHttps and node-to-node encryption on domains, REDIRECT_TO_HTTPS on distributions.' } },
+  'cdk-bucket-tls': { rule: cdkBucketTls, info: { category: 'security', severity: 'low', cwe: 'CWE-319', fix: 'Set enforceSSL: true on every bucket.' } },
+  'cdk-bucket-encryption': { rule: cdkBucketEncryption, info: { category: 'security', severity: 'low', cwe: 'CWE-311', fix: 'Set encryption (s3.BucketEncryption.S3_MANAGED, or KMS with a key of your own for sensitive data) on every bucket.' } },
   'cdk-wildcard-policy': { rule: cdkWildcardPolicy, info: { category: 'security', severity: 'high', cwe: 'CWE-732', fix: 'Grant the actions and resources the role needs (or use the construct’s grant* methods).' } },
   'express-body-parser': { rule: expressRule, info: { category: 'security', severity: 'low', cwe: 'CWE-400', fix: 'Use express.json() / express.urlencoded() with a size limit, and a multipart parser only on the routes that take uploads.' } },
 };

@@ -152,6 +152,24 @@ function optionObjects(sc: SourceCode, node: ESTree.Node | undefined): ESTree.Ob
   return [];
 }
 
+/** jsonwebtoken's decode() in a file that never calls verify(): the token's claims are trusted unchecked. */
+const jwtDecodeUnverified = simpleRule((context) => {
+  const decodes: ESTree.CallExpression[] = [];
+  let verifies = false;
+  return {
+    CallExpression(node) {
+      const sc = context.sourceCode;
+      if (jwtCall(sc, node, 'verify')) verifies = true;
+      else if (node.callee.type === 'MemberExpression' && calleeName(node) === 'decode' && jwtCall(sc, { ...node, callee: { ...node.callee, property: { type: 'Identifier', name: 'verify' } } } as ESTree.CallExpression, 'verify')) decodes.push(node);
+      // sign(…, { algorithm: 'none' }): an unsigned token.
+      if (jwtCall(sc, node, 'sign') && staticString(sc, property(objectOf(sc, node.arguments[2]), 'algorithm'))?.toLowerCase() === 'none') context.report({ node, message: 'The JWT is issued with the "none" algorithm: it carries no signature.' });
+    },
+    'Program:exit'() {
+      if (!verifies) for (const node of decodes) context.report({ node, message: 'jwt.decode() reads the token without checking its signature, and nothing in this file verifies it: anyone can forge the claims.' });
+    },
+  };
+});
+
 const jwtNotRevoked = simpleRule((context) => ({
   CallExpression(node) {
     const sc = context.sourceCode;
@@ -328,6 +346,7 @@ export const CRYPTO_RULES: Record<string, { info: RuleInfo; rule: Rule.RuleModul
   'weak-cipher': { rule: weakCipher, info: { category: 'security', severity: 'high', cwe: 'CWE-327', fix: 'Use AES-256-GCM (or ChaCha20-Poly1305) through crypto.createCipheriv with a random IV.' } },
   'static-iv': { rule: staticIv, info: { category: 'security', severity: 'high', cwe: 'CWE-329', fix: 'Generate the IV with crypto.randomBytes for every encryption and store it beside the ciphertext.' } },
   'jwt-verify-algorithms': { rule: jwtVerifyAlgorithms, info: { category: 'security', severity: 'high', cwe: 'CWE-347', fix: 'Pass { algorithms: ["RS256"] } (the algorithm the tokens are signed with) to jwt.verify; never accept "none".' } },
+  'jwt-unverified': { rule: jwtDecodeUnverified, info: { category: 'security', severity: 'high', cwe: 'CWE-347', fix: 'Verify the token (jwt.verify with the key and { algorithms: [...] }) before trusting any claim; sign with a real algorithm.' } },
   'jwt-not-revoked': { rule: jwtNotRevoked, info: { category: 'security', severity: 'low', cwe: 'CWE-613', fix: 'Give express-jwt an isRevoked callback that checks a deny-list of logged-out or stolen tokens.' } },
   'hardcoded-secret': { rule: hardcodedSecret, info: { category: 'security', severity: 'high', cwe: 'CWE-798', fix: 'Read the secret from the environment or a secret manager (process.env.JWT_SECRET), and rotate the one that was committed.' } },
   'timing-unsafe-compare': { rule: timingUnsafeCompare, info: { category: 'security', severity: 'medium', cwe: 'CWE-208', fix: 'Compare secrets with crypto.timingSafeEqual on buffers of equal length (after hashing both, if the lengths may differ).' } },

@@ -3,7 +3,7 @@
 // that run code.
 import type { Rule } from 'eslint';
 import type * as ESTree from 'estree';
-import { calleeName, dotted, keyName, moduleOf, property, requiredModule, rootOf, simpleRule, staticString, type Node } from './js-ast.js';
+import { calleeName, dotted, keyName, moduleOf, objectOf, property, requiredModule, rootOf, simpleRule, staticString, type Node } from './js-ast.js';
 import type { RuleInfo } from './js-rules.js';
 
 /** A call that sanitizes HTML: DOMPurify.sanitize, sanitizeHtml, xss(), escape…(), a function named sanitize…. */
@@ -20,7 +20,9 @@ const reactDangerousHtml = simpleRule((context) => {
   const check = (value: ESTree.Node | undefined, at: ESTree.Node) => {
     // {{ __html: markup }}: only the markup matters.
     const jsx = value as { type: string; expression?: ESTree.Node } | undefined;
-    const obj = jsx?.type === 'JSXExpressionContainer' ? jsx.expression : value;
+    const inner = jsx?.type === 'JSXExpressionContainer' ? jsx.expression : value;
+    // const markup = { __html: … }; <div dangerouslySetInnerHTML={markup} />
+    const obj = inner?.type === 'Identifier' ? (objectOf(context.sourceCode, inner) ?? inner) : inner;
     if (!obj || (obj.type as string) === 'JSXEmptyExpression') return;
     if (obj.type === 'ObjectExpression') {
       const html = obj.properties.find((p) => keyName(p) === '__html');

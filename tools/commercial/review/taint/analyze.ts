@@ -248,7 +248,8 @@ class Walk {
     const name = calleeName(node) ?? '';
     for (const sink of SINKS) {
       if (Boolean(sink.construct) !== (node.type === 'NewExpression')) continue;
-      if (!(sink.method ? node.callee.type === 'MemberExpression' && sink.callee.test(name) : sink.callee.test(full))) continue;
+      // A method sink matches by its last name, called on an object or imported alone (`exec`, `readFileSync`); its check decides whose it is.
+      if (!(sink.method ? sink.callee.test(name) : sink.callee.test(full))) continue;
       const positions = sink.args === 'any' ? node.arguments.map((_, i) => i) : sink.args;
       for (const i of positions) {
         const arg = node.arguments[i];

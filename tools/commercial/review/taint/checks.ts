@@ -2,7 +2,7 @@
 // child_process, fs, a headless page…) and what shape the tainted value has (a SQL string, a whole object…).
 import type { SourceCode } from 'eslint';
 import type * as ESTree from 'estree';
-import { boundValue, calleeName, dotted, keyName, moduleOf, rootOf, staticString, variableOf } from '../js-ast.js';
+import { boundValue, calleeName, dotted, keyName, moduleOf, propertyName, rootOf, staticString, variableOf } from '../js-ast.js';
 import type { Values } from './label.js';
 import type { Sink } from './table.js';
 
@@ -71,8 +71,9 @@ export function sinkApplies(v: Values, sink: Sink, call: Call, arg: ESTree.Node,
       return true;
     case 'response':
       if (!isResponse(v, call)) return false;
-      // An object or array literal is sent as JSON.
-      return arg.type !== 'ObjectExpression' && arg.type !== 'ArrayExpression';
+      // An object or array literal, or one of the request's parsed objects whole (req.query, req.body), is sent as JSON.
+      if (arg.type === 'ObjectExpression' || arg.type === 'ArrayExpression') return false;
+      return !(sink.family === 'xss' && arg.type === 'MemberExpression' && v.roleOf(arg.object) === 'request' && /^(query|body|params|headers|cookies|signedCookies)$/.test(propertyName(arg) ?? ''));
     case 'wholeObject':
       return isResponse(v, call) && arg.type !== 'ObjectExpression';
     case 'redirectTarget': {
@@ -123,6 +124,9 @@ export function sinkApplies(v: Values, sink: Sink, call: Call, arg: ESTree.Node,
     }
     case 'notFunction':
       return arg.type !== 'FunctionExpression' && arg.type !== 'ArrowFunctionExpression';
+    case 'sqlText':
+      // knex/TypeORM where('…' + x): a condition written as SQL text.
+      return !recvRole && isText(arg);
     case 'sqlShape': {
       if (recvRole) return false; // req.query(…), res.get(…)
       if (arg.type === 'ObjectExpression') return false; // {sql, values}: the values are bound (checked by its sql key below)
@@ -152,12 +156,12 @@ export function sinkApplies(v: Values, sink: Sink, call: Call, arg: ESTree.Node,
       return parserFrom(sc, recv, /^(vm2|sandbox)$/, /^(VM|NodeVM|Sandbox|vm2\.VM|vm2\.NodeVM)$/);
     case 'xpathModule': {
       if (dotted(call.callee) === 'document.evaluate') return true;
-      const mod = rootModule(sc, recv);
+      const mod = rootModule(sc, recv ?? call.callee);
       return mod !== undefined ? /^xpath(\.js)?$/.test(mod) : /^xpath$/i.test(rootOf(recv ?? call.callee)?.name ?? '');
     }
     case 'templateModule': {
       if (recvRole) return false;
-      const mod = rootModule(sc, recv);
+      const mod = rootModule(sc, recv ?? call.callee);
       if (mod !== undefined) return /^(handlebars|ejs|pug|jade|nunjucks|lodash|underscore|dot|hogan\.js|squirrelly|mustache|eta|swig|twig|liquidjs|dustjs-linkedin|marko)$/.test(mod);
       return /^(handlebars|Handlebars|hbs|ejs|pug|jade|nunjucks|_|lodash|doT|dot|Hogan|hogan|Sqrl|squirrelly|Mustache|mustache|swig|Twig|twig|eta|Eta|dust)$/.test(rootOf(recv ?? call.callee)?.name ?? '');
     }

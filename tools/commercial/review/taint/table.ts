@@ -84,14 +84,14 @@ export interface Sink {
   /** Argument positions checked: a list, or 'any'. */
   args: number[] | 'any';
   /** A further condition, by name (analyze.ts). */
-  check?: 'response' | 'childProcess' | 'spawnShell' | 'fsModule' | 'sqlShape' | 'nosqlShape' | 'notFunction' | 'page' | 'expatParser' | 'vmRunner' | 'redirectTarget' | 'headerName' | 'locationHeader' | 'wholeObject' | 'xpathModule' | 'templateModule' | 'httpModule' | 'jquery' | 'libxmlSax';
+  check?: 'response' | 'childProcess' | 'spawnShell' | 'fsModule' | 'sqlShape' | 'nosqlShape' | 'notFunction' | 'page' | 'expatParser' | 'vmRunner' | 'redirectTarget' | 'headerName' | 'locationHeader' | 'wholeObject' | 'xpathModule' | 'templateModule' | 'httpModule' | 'jquery' | 'libxmlSax' | 'sqlText';
   /** `new X(…)` rather than a call. */
   construct?: boolean;
 }
 
 export const SINKS: Sink[] = [
   // Responses (Express, Node's http): HTML, redirects, headers, files, templates with client-chosen locals.
-  { family: 'xss', callee: /^(send|write|end)$/, method: true, args: [0], check: 'response' },
+  { family: 'xss', callee: /^(send|write|end|response)$/, method: true, args: [0], check: 'response' },
   { family: 'open-redirect', callee: /^(redirect|location)$/, method: true, args: 'any', check: 'redirectTarget' },
   { family: 'open-redirect', callee: /^(set|header|setHeader|append|writeHead)$/, method: true, args: 'any', check: 'locationHeader' },
   { family: 'header-injection', callee: /^(set|header|setHeader|append|writeHead)$/, method: true, args: 'any', check: 'headerName' },
@@ -118,6 +118,7 @@ export const SINKS: Sink[] = [
   // Databases.
   { family: 'sql-injection', callee: /^(query|execute|raw|whereRaw|havingRaw|orderByRaw|groupByRaw|joinRaw|fromRaw|selectRaw|\$queryRawUnsafe|\$executeRawUnsafe|queryRawUnsafe|executeRawUnsafe|unsafe)$/, method: true, args: [0], check: 'sqlShape' },
   { family: 'sql-injection', callee: /^(run|all|get|each|exec|prepare|sql)$/, method: true, args: [0], check: 'sqlShape' },
+  { family: 'sql-injection', callee: /^(where|andWhere|orWhere|having|andHaving|orHaving|orderBy|addOrderBy|groupBy|addGroupBy|whereRaw)$/, method: true, args: [0], check: 'sqlText' },
   { family: 'nosql-injection', callee: /^(find|findOne|findOneAndUpdate|findOneAndDelete|findOneAndRemove|findOneAndReplace|update|updateOne|updateMany|deleteOne|deleteMany|remove|count|countDocuments|where|replaceOne|distinct)$/, method: true, args: [0], check: 'nosqlShape' },
   // Outgoing requests and headless browsers.
   { family: 'ssrf', callee: /^(request|axios|fetch|got|needle|superagent|urllib\.request|bent|phin|undici\.request|ky)$/, args: 'any', check: 'httpModule' },
