@@ -66,6 +66,14 @@ export class KeyService {
     return { issued, row: { id: issued.id, hash: hashSecret(key), hint: issued.hint, ...o, now: this.now() } };
   }
 
+  /**
+   * Drops a revoked key from this instance's cache, so it is refused here at once; other instances refuse it when
+   * their entry expires (TTL_MS).
+   */
+  forget(id: string): void {
+    for (const [hash, hit] of this.cache) if (hit.key?.id === id) this.cache.delete(hash);
+  }
+
   /** The key behind a presented value, or null for an unknown, malformed or revoked one. */
   async resolve(presented: string): Promise<ApiKey | null> {
     if (!presented.startsWith(KEY_PREFIX) || presented.length > 128) return null;

@@ -16,6 +16,7 @@ let gw: TestGateway;
 let now: number;
 const day = (n: number) => new Date(now - n * DAY).toISOString().slice(0, 10);
 let keyId: string;
+let plainKey: string;
 
 beforeAll(async () => {
   gw = await startGateway({ env: { GATEWAY_OPERATOR_TOKEN: OP } });
@@ -41,6 +42,7 @@ beforeAll(async () => {
   await db.run("INSERT INTO jobs (id, agent_id, type, input, status, created_at, due_at, finished_at) VALUES ('job_f1', NULL, 'echo', '{}', 'failed', ?, ?, ?)", [now - 2 * DAY, now - 2 * DAY, now - 2 * DAY]);
   const k = await api(gw.url, 'POST', '/keys/issue', { body: { email: 'dev@example.com' } });
   expect(k.status).toBe(201);
+  plainKey = k.body.key;
   keyId = (await api(gw.url, 'GET', '/operator/keys', { headers: op })).body.keys[0].key_id;
 });
 
@@ -156,11 +158,15 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     expect((await api(gw.url, 'POST', `/operator/orders/${orderId(1)}/refund`, { headers: op, body: { reason: 'again' } })).status).toBe(409);
   });
 
-  it('revokes a key, as the API then reports', async () => {
+  it('revokes a key, as the API then reports, and the key is refused at once', async () => {
+    const convert = () => api(gw.url, 'POST', '/tools/base_convert', { body: { value: '255', from_base: 10, to_base: 2 }, headers: { 'x-api-key': plainKey } });
+    expect((await convert()).status).toBe(200);
     await page.goto(`${gw.url}/operator/console/keys?state=active`);
     await Promise.all([page.waitForURL(/\/operator\/console\/keys$/), page.locator(`[data-key="${keyId}"] form[action$="/revoke"] button`).click()]);
     const keys = (await api(gw.url, 'GET', '/operator/keys?state=revoked', { headers: op })).body.keys as { key_id: string; revoked_at: string | null }[];
     expect(keys.find((k) => k.key_id === keyId)?.revoked_at).not.toBeNull();
+    // Not served from the key cache after its revocation.
+    expect((await convert()).status).not.toBe(200);
   });
 
   it('refuses a POST without the form token, or without the operator cookie', async () => {

@@ -35,6 +35,7 @@ export const operatorKeyRevoke = defineTool({
     const key = await keyById(ctx.db, input.key_id);
     if (!key) throw new GatewayError('not_found', 'No such key.');
     if (key.revoked_at === null) await revokeKey(ctx.db, key.id, now);
+    ctx.services.keys.forget(key.id);
     const after = (await keyById(ctx.db, key.id))!;
     return { key_id: key.id, hint: key.hint, revoked: true, revoked_at: new Date(Number(after.revoked_at)).toISOString() };
   },
