@@ -268,16 +268,20 @@ describe('more spellings of the same classes', () => {
       ['CWE-601', 'dom', `const next = new URLSearchParams(window.location.search).get('next'); window.location.href = next;`],
       ['CWE-78', 'execSync', `const { execSync } = require('child_process'); app.post('/c', (req, res) => { execSync(\`convert \${req.file.originalname} out.png\`); });`],
       ['CWE-79', 'markup', `export const A = ({ html }) => { const markup = { __html: html }; return <div dangerouslySetInnerHTML={markup} />; };`],
+      ['CWE-601', 'checked on one branch only', `app.get('/r', (req, res) => { const n = req.query.next; if (ALLOWED.includes(n)) return res.redirect(n); res.redirect(n); });`],
       ['CWE-347', 'decode', `const jwt = require('jsonwebtoken'); export function admin(req) { return jwt.decode(req.headers.authorization).admin; }`],
     ];
     for (const [cwe, name, code] of cases) expect(findings(code).map((f) => f.cwe), name).toContain(cwe);
   });
 
-  it('leaves alone a sanitized markup variable, a request object sent whole as JSON, and a parameterless cors()', () => {
+  it('leaves alone a sanitized markup variable, a request object sent whole as JSON, a parameterless cors(), a text/plain response, and values a check let through', () => {
     for (const code of [
       `export const A = ({ html }) => { const markup = { __html: DOMPurify.sanitize(html) }; return <div dangerouslySetInnerHTML={markup} />; };`,
       `app.get('/echo', (req, res) => res.send(req.query));`,
       `const cors = require('cors'); app.use(cors());`,
+      `app.get('/t', (req, res) => { res.set('Content-Type', 'text/plain'); res.send(req.query.q); });`,
+      `app.get('/r', (req, res) => { const url = req.query.url; if (!isSafeUrl(url)) return res.status(400).end(); res.redirect(url); });`,
+      `app.get('/r', (req, res) => { let to = req.query.to; if (!to.startsWith('/') || to.startsWith('//')) to = '/'; res.redirect(to); });`,
     ]) expect(findings(code).filter((f) => f.category === 'security'), code).toEqual([]);
   });
 });

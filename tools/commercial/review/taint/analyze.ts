@@ -14,6 +14,17 @@ import { ARCHIVE_ENTRY_NAME, FAMILY_INFO, KOA_CONTEXT_NAME, REQUEST_NAME, RESPON
 type AnyNode = ESTree.Node & { parent?: AnyNode };
 
 const MUTATORS = /^(push|unshift|splice|concat|set|append|add|assign|fill)$/;
+/** Calls that check a value: their passing branch holds a clean value. */
+const VALIDATOR = /^(is[A-Z_]\w*|valid\w*|validate\w*|check\w*|allow\w*|isAllowed\w*|isSafe\w*|includes|has|startsWith|endsWith|test|match)$/;
+
+/** A statement after which control never continues: return, throw, or a block ending in one. */
+function exitsAlways(node: ESTree.Node | null | undefined): boolean {
+  if (!node) return false;
+  if (node.type === 'ReturnStatement' || node.type === 'ThrowStatement') return true;
+  if (node.type === 'BlockStatement') return exitsAlways(node.body.at(-1));
+  if (node.type === 'IfStatement') return exitsAlways(node.consequent) && exitsAlways(node.alternate);
+  return false;
+}
 const ROUTE_METHODS = /^(get|post|put|patch|delete|del|all|use|options|head|route)$/;
 
 export interface TaintOptions {
@@ -48,8 +59,7 @@ class Walk {
         return this.fn(node);
       case 'IfStatement':
       case 'ConditionalExpression':
-        this.visit(node.test);
-        return this.paths([() => this.visit(node.consequent), () => this.visit(node.alternate)]);
+        return this.conditional(node);
       case 'SwitchStatement':
         this.visit(node.discriminant);
         return this.paths(node.cases.map((c) => () => this.visit(c)));
@@ -106,8 +116,8 @@ class Walk {
     }
   }
 
-  /** Paths of which one runs: each walked from the same state, the results joined. */
-  private paths(runs: (() => void)[]): void {
+  /** Paths of which one runs: each walked from the same state, the results joined (or only those `keep` names). */
+  private paths(runs: (() => void)[], keep?: (i: number) => boolean): void {
     const before = this.v.snapshot();
     const after: Map<VarKey, Label>[] = [];
     for (const run of runs) {
@@ -115,8 +125,61 @@ class Walk {
       run();
       after.push(this.v.state);
     }
-    this.v.state = before;
-    for (const a of after) this.v.join(a);
+    const kept = keep ? after.filter((_, i) => keep(i)) : after;
+    this.v.state = kept.length === 0 ? before : new Map();
+    for (const a of kept) this.v.join(a);
+  }
+
+  /**
+   * if / ?: — where the test checks a variable (isValid(x), allowed.includes(x), x.startsWith('/'), x === 'a'),
+   * the variable is clean on the branch where the check passed; a branch that returns or throws does not continue
+   * after the if (`if (!isSafe(url)) return res.sendStatus(400);` leaves url clean below).
+   */
+  private conditional(node: ESTree.IfStatement | ESTree.ConditionalExpression): void {
+    this.visit(node.test);
+    const checked = this.checkedBy(node.test);
+    const branch = (keys: VarKey[], body: ESTree.Node | null | undefined) => () => {
+      for (const k of keys) this.v.state.set(k, CLEAN);
+      this.visit(body);
+    };
+    const exits = node.type === 'IfStatement' ? [exitsAlways(node.consequent), exitsAlways(node.alternate)] : [false, false];
+    this.paths([branch(checked.whenTrue, node.consequent), branch(checked.whenFalse, node.alternate)], (i) => !exits[i]);
+  }
+
+  /** The variables a test checks, by the outcome under which they passed. */
+  private checkedBy(test: ESTree.Node): { whenTrue: VarKey[]; whenFalse: VarKey[] } {
+    const none = { whenTrue: [] as VarKey[], whenFalse: [] as VarKey[] };
+    const key = (n: ESTree.Node | undefined) => (n?.type === 'Identifier' && !this.v.roleOf(n) ? [this.v.keyOf(n)] : []);
+    switch (test.type) {
+      case 'UnaryExpression': {
+        if (test.operator !== '!') return none;
+        const inner = this.checkedBy(test.argument);
+        return { whenTrue: inner.whenFalse, whenFalse: inner.whenTrue };
+      }
+      case 'LogicalExpression': {
+        const [a, b] = [this.checkedBy(test.left), this.checkedBy(test.right)];
+        return test.operator === '&&' ? { whenTrue: [...a.whenTrue, ...b.whenTrue], whenFalse: [] } : test.operator === '||' ? { whenTrue: [], whenFalse: [...a.whenFalse, ...b.whenFalse] } : none;
+      }
+      case 'BinaryExpression': {
+        // x === 'known' (a comparison with a constant: only that constant passes).
+        const [l, r] = [test.left, test.right];
+        const constant = (n: ESTree.Node) => n.type === 'Literal' || (n.type === 'TemplateLiteral' && n.expressions.length === 0);
+        const checked = constant(r) ? key(l) : constant(l) ? key(r as ESTree.Node) : [];
+        if (test.operator === '===' || test.operator === '==') return { whenTrue: checked, whenFalse: [] };
+        if (test.operator === '!==' || test.operator === '!=') return { whenTrue: [], whenFalse: checked };
+        return none;
+      }
+      case 'CallExpression': {
+        const name = calleeName(test) ?? '';
+        if (!VALIDATOR.test(name)) return none;
+        const recv = test.callee.type === 'MemberExpression' ? test.callee.object : undefined;
+        // x.startsWith('/'), x.match(re): the receiver; isSafe(x), list.includes(x), re.test(x): the arguments.
+        const subject = /^(startsWith|endsWith|match)$/.test(name) ? key(recv) : test.arguments.flatMap((a) => key(a));
+        return { whenTrue: subject, whenFalse: [] };
+      }
+      default:
+        return none;
+    }
   }
 
   private fn(node: ESTree.Function): void {

@@ -71,6 +71,7 @@ export function sinkApplies(v: Values, sink: Sink, call: Call, arg: ESTree.Node,
       return true;
     case 'response':
       if (!isResponse(v, call)) return false;
+      if (sink.family === 'xss' && declaresNonHtml(v, call)) return false;
       // An object or array literal, or one of the request's parsed objects whole (req.query, req.body), is sent as JSON.
       if (arg.type === 'ObjectExpression' || arg.type === 'ArrayExpression') return false;
       return !(sink.family === 'xss' && arg.type === 'MemberExpression' && v.roleOf(arg.object) === 'request' && /^(query|body|params|headers|cookies|signedCookies)$/.test(propertyName(arg) ?? ''));
@@ -177,6 +178,29 @@ export function sinkApplies(v: Values, sink: Sink, call: Call, arg: ESTree.Node,
       return !!r && /^(\$|jQuery)$/.test(r.name) && recv?.type === 'CallExpression';
     }
   }
+}
+
+/** The response is given a content type that a browser does not render as HTML (text/plain, JSON…). */
+function declaresNonHtml(v: Values, call: Call): boolean {
+  const nonHtml = (t: string | undefined) => t !== undefined && !/html|xml|svg/i.test(t);
+  const typeSet = (c: ESTree.Node): boolean => {
+    if (c.type !== 'CallExpression') return false;
+    const name = calleeName(c);
+    const [a, b] = c.arguments;
+    if (name === 'type' || name === 'contentType') return nonHtml(staticString(v.sc, a));
+    if (name && /^(set|header|setHeader)$/.test(name) && /^content-type$/i.test(staticString(v.sc, a) ?? '')) return nonHtml(staticString(v.sc, b));
+    if (name === 'writeHead') return c.arguments.some((x) => x.type === 'ObjectExpression' && x.properties.some((p) => /^content-type$/i.test(keyName(p) ?? '') && p.type === 'Property' && nonHtml(staticString(v.sc, p.value))));
+    return false;
+  };
+  // res.type('json').send(x): in the chain; res.set('Content-Type', 'text/plain'); …; res.send(x): elsewhere on the same response.
+  for (let n: ESTree.Node = call.callee; n.type === 'MemberExpression' || n.type === 'CallExpression'; n = n.type === 'MemberExpression' ? n.object : n.callee) if (typeSet(n)) return true;
+  const root = call.callee.type === 'MemberExpression' ? rootOf(call.callee.object) : undefined;
+  const variable = root ? variableOf(v.sc, root) : undefined;
+  return !!variable?.references.some((r) => {
+    const member = (r.identifier as ESTree.Node & { parent?: ESTree.Node }).parent;
+    const c = (member as ESTree.Node & { parent?: ESTree.Node } | undefined)?.parent;
+    return member?.type === 'MemberExpression' && !!c && typeSet(c) && c.range![0] < call.range![0];
+  });
 }
 
 /** `x` bound to `new Something(…)` (or created inline) where Something comes from one of the modules or has one of the names. */
