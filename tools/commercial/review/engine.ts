@@ -25,13 +25,13 @@ export async function review(input: ReviewInput) {
     notes.push(`The language “${lang.unknown}” is not one this review parses (javascript, typescript, python, go, java, rust, ruby, php, csharp, shell): only the secret scan ran.`);
   } else if (lang.known === 'javascript' || lang.known === 'typescript') {
     const ts = lang.known === 'typescript';
-    const out = isJsx(input.filename) && ts ? { unsupported: 'TSX' } : lintJs(input.code, ts);
+    const out = lintJs(input.code, ts, { jsx: isJsx(input.filename) });
     if ('findings' in out) {
       engines.unshift('eslint');
       found = out.findings;
     } else {
-      // TypeScript that stripping cannot make JavaScript (enums, namespaces, TSX) or that does not parse: the parser
-      // finds where the syntax breaks; the rules are ESLint's, so only the syntax and the secrets are reported.
+      // TypeScript that no stripper can make JavaScript, or that does not parse: the parser finds where the syntax
+      // breaks; the rules are ESLint's, so only the syntax and the secrets are reported.
       engines.unshift('tree-sitter');
       found = await scanTree(input.code, isJsx(input.filename) ? 'tsx' : 'typescript', false);
       if ('unsupported' in out) notes.push(`This TypeScript uses syntax beyond type annotations (${out.unsupported}): ESLint's rules did not run; the syntax was checked and the secrets scanned.`);

@@ -51,6 +51,12 @@ export function foldAndSort(findings: Finding[]): (Finding & { also?: string[] }
     const key = `${f.line}:${kindOf(f)}`;
     const seen = byKey.get(key);
     if (seen && kindOf(f) !== 'other') {
+      // A secret is told by the secret scan: it names the provider and the secret's exact span.
+      if (f.engine === 'secrets' && seen.engine !== 'secrets') {
+        const { also = [], severity, patch } = seen;
+        Object.assign(seen, f, { also: [...also, seen.rule_id], patch: f.patch ?? patch, severity: RANK[severity] < RANK[f.severity] ? severity : f.severity });
+        continue;
+      }
       if (RANK[f.severity] < RANK[seen.severity]) seen.severity = f.severity;
       seen.patch ??= f.patch;
       (seen.also ??= []).push(f.rule_id);
