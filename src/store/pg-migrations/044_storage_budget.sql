@@ -1,10 +1,10 @@
 -- PostgreSQL port of migrations/044_storage_budget.sql: the per-agent storage budget (issue 42,
 -- docs/decisions/storage-budget.md). Each charged table has a measure function (its row's content bytes plus 256),
--- used by its triggers and by the backfill. Every charge goes through the view storage_charges, whose INSTEAD OF
--- trigger adds it to the owner's storage_usage row with one upsert, which takes the row's lock to commit and returns
--- the total with every committed charge in it (as memory_usage does for the memory quotas, 035): a checked charge that
--- leaves the total past storage_budget_bytes raises, and the whole statement rolls back. Concurrent writes of one
--- owner, from any instance, cannot share the last bytes.
+-- used by its triggers and by the backfill. Every charge goes through storage_charge() (the function behind the view
+-- storage_charges' INSTEAD OF trigger), which adds it to the owner's storage_usage row with one upsert: it takes the
+-- row's lock to commit and returns the total with every committed charge in it (as memory_usage does for the memory
+-- quotas, 035). A checked charge that leaves the total past storage_budget_bytes raises, and the whole statement
+-- rolls back: concurrent writes of one owner, from any instance, cannot share the last bytes.
 CREATE TABLE storage_usage (
   owner_id TEXT PRIMARY KEY,   -- an agent's id (ag_…) or a commercial account's (acct_…)
   bytes BIGINT NOT NULL DEFAULT 0
@@ -12,28 +12,35 @@ CREATE TABLE storage_usage (
 
 CREATE VIEW storage_charges AS SELECT CAST(NULL AS TEXT) AS owner_id, CAST(0 AS BIGINT) AS bytes, 0 AS checked WHERE false;
 
-CREATE FUNCTION storage_charges_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION storage_charge(owner TEXT, delta BIGINT, checked INTEGER) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   total BIGINT;
   lim BIGINT;
 BEGIN
-  IF NEW.owner_id IS NULL OR NEW.bytes = 0 THEN
-    RETURN NULL;
+  IF owner IS NULL OR delta = 0 THEN
+    RETURN;
   END IF;
-  IF NEW.bytes < 0 THEN
+  IF delta < 0 THEN
     -- A removal never creates a row: the owner may be an agent being deleted.
-    UPDATE storage_usage SET bytes = bytes + NEW.bytes WHERE owner_id = NEW.owner_id;
-    RETURN NULL;
+    UPDATE storage_usage SET bytes = bytes + delta WHERE owner_id = owner;
+    RETURN;
   END IF;
-  INSERT INTO storage_usage AS u (owner_id, bytes) VALUES (NEW.owner_id, NEW.bytes)
+  INSERT INTO storage_usage AS u (owner_id, bytes) VALUES (owner, delta)
     ON CONFLICT (owner_id) DO UPDATE SET bytes = u.bytes + excluded.bytes
     RETURNING u.bytes INTO total;
-  IF NEW.checked <> 0 THEN
+  IF checked <> 0 THEN
     SELECT CAST(s.value AS BIGINT) INTO lim FROM gateway_settings s WHERE s.key = 'storage_budget_bytes';
     IF total > lim THEN
-      RAISE EXCEPTION 'storage_budget_exceeded:%:%:%', total - NEW.bytes, NEW.bytes, lim;
+      RAISE EXCEPTION 'storage_budget_exceeded:%:%:%', total - delta, delta, lim;
     END IF;
   END IF;
+END $$;
+
+-- The view takes the same charges as on SQLite; the triggers below call storage_charge() directly, which costs less
+-- than an insert through a view (about 50 us of a memory write's 900 on this machine's PostgreSQL 15).
+CREATE FUNCTION storage_charges_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM storage_charge(NEW.owner_id, NEW.bytes, NEW.checked);
   RETURN NULL;
 END $$;
 CREATE TRIGGER storage_charges_apply INSTEAD OF INSERT ON storage_charges FOR EACH ROW EXECUTE FUNCTION storage_charges_apply();
@@ -56,7 +63,7 @@ DECLARE
   total BIGINT := NEW.bytes + NEW.version_bytes + 256 * (NEW.entries + NEW.versions);
 BEGIN
   IF total <> NEW.charged THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, total - NEW.charged, 1);
+    PERFORM storage_charge(NEW.agent_id, total - NEW.charged, 1);
     UPDATE memory_usage SET charged = total WHERE agent_id = NEW.agent_id;
   END IF;
   RETURN NULL;
@@ -94,11 +101,11 @@ $$;
 CREATE FUNCTION artifacts_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, artifacts_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.agent_id, artifacts_storage_bytes(NEW), 1);
   ELSIF TG_OP = 'UPDATE' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, artifacts_storage_bytes(NEW) - artifacts_storage_bytes(OLD), 0);
+    PERFORM storage_charge(NEW.agent_id, artifacts_storage_bytes(NEW) - artifacts_storage_bytes(OLD), 0);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.agent_id, -artifacts_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.agent_id, -artifacts_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -110,11 +117,11 @@ $$;
 CREATE FUNCTION vault_entries_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, vault_entries_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.agent_id, vault_entries_storage_bytes(NEW), 1);
   ELSIF TG_OP = 'UPDATE' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, vault_entries_storage_bytes(NEW) - vault_entries_storage_bytes(OLD), 1);
+    PERFORM storage_charge(NEW.agent_id, vault_entries_storage_bytes(NEW) - vault_entries_storage_bytes(OLD), 1);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.agent_id, -vault_entries_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.agent_id, -vault_entries_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -126,9 +133,9 @@ $$;
 CREATE FUNCTION wall_posts_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, wall_posts_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.agent_id, wall_posts_storage_bytes(NEW), 1);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.agent_id, -wall_posts_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.agent_id, -wall_posts_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -138,9 +145,9 @@ $$;
 CREATE FUNCTION wall_reactions_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, wall_reactions_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.agent_id, wall_reactions_storage_bytes(NEW), 1);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.agent_id, -wall_reactions_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.agent_id, -wall_reactions_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -150,9 +157,9 @@ $$;
 CREATE FUNCTION follows_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.follower_id, follows_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.follower_id, follows_storage_bytes(NEW), 1);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.follower_id, -follows_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.follower_id, -follows_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -164,9 +171,9 @@ $$;
 CREATE FUNCTION mail_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.from_id, mail_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.from_id, mail_storage_bytes(NEW), 1);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.from_id, -mail_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.from_id, -mail_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -179,11 +186,11 @@ $$;
 CREATE FUNCTION jobs_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, jobs_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.agent_id, jobs_storage_bytes(NEW), 1);
   ELSIF TG_OP = 'UPDATE' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, jobs_storage_bytes(NEW) - jobs_storage_bytes(OLD), 0);
+    PERFORM storage_charge(NEW.agent_id, jobs_storage_bytes(NEW) - jobs_storage_bytes(OLD), 0);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.agent_id, -jobs_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.agent_id, -jobs_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -194,11 +201,11 @@ $$;
 CREATE FUNCTION handoffs_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, handoffs_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.agent_id, handoffs_storage_bytes(NEW), 1);
   ELSIF TG_OP = 'UPDATE' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, handoffs_storage_bytes(NEW) - handoffs_storage_bytes(OLD), 0);
+    PERFORM storage_charge(NEW.agent_id, handoffs_storage_bytes(NEW) - handoffs_storage_bytes(OLD), 0);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.agent_id, -handoffs_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.agent_id, -handoffs_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -210,9 +217,9 @@ $$;
 CREATE FUNCTION watches_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, watches_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.agent_id, watches_storage_bytes(NEW), 1);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.agent_id, -watches_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.agent_id, -watches_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -224,9 +231,9 @@ $$;
 CREATE FUNCTION webhook_deliveries_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, webhook_deliveries_storage_bytes(NEW), 0);
+    PERFORM storage_charge(NEW.agent_id, webhook_deliveries_storage_bytes(NEW), 0);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.agent_id, -webhook_deliveries_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.agent_id, -webhook_deliveries_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -238,11 +245,11 @@ $$;
 CREATE FUNCTION a2a_tasks_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, a2a_tasks_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.agent_id, a2a_tasks_storage_bytes(NEW), 1);
   ELSIF TG_OP = 'UPDATE' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, a2a_tasks_storage_bytes(NEW) - a2a_tasks_storage_bytes(OLD), 0);
+    PERFORM storage_charge(NEW.agent_id, a2a_tasks_storage_bytes(NEW) - a2a_tasks_storage_bytes(OLD), 0);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.agent_id, -a2a_tasks_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.agent_id, -a2a_tasks_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -254,9 +261,9 @@ $$;
 CREATE FUNCTION mcp_tasks_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.agent_id, mcp_tasks_storage_bytes(NEW), 0);
+    PERFORM storage_charge(NEW.agent_id, mcp_tasks_storage_bytes(NEW), 0);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.agent_id, -mcp_tasks_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.agent_id, -mcp_tasks_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
@@ -269,11 +276,11 @@ $$;
 CREATE FUNCTION orders_storage() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO storage_charges VALUES (NEW.account_id, orders_storage_bytes(NEW), 1);
+    PERFORM storage_charge(NEW.account_id, orders_storage_bytes(NEW), 1);
   ELSIF TG_OP = 'UPDATE' THEN
-    INSERT INTO storage_charges VALUES (NEW.account_id, orders_storage_bytes(NEW) - orders_storage_bytes(OLD), 0);
+    PERFORM storage_charge(NEW.account_id, orders_storage_bytes(NEW) - orders_storage_bytes(OLD), 0);
   ELSE
-    INSERT INTO storage_charges VALUES (OLD.account_id, -orders_storage_bytes(OLD), 0);
+    PERFORM storage_charge(OLD.account_id, -orders_storage_bytes(OLD), 0);
   END IF;
   RETURN NULL;
 END $$;
