@@ -80,7 +80,8 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|\\.node-versions)/' },
+    // test/fixtures holds corpora of third-party code (some not even valid JavaScript): data, not modules.
+    exclude: { path: '^(node_modules|dist|\\.node-versions|test/fixtures)/' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
   },
 };

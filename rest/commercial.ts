@@ -1,6 +1,6 @@
 // The commercial group's routes, served by the second listener at {api_url} (GATEWAY_API_PORT).
 import { route, type Route } from '../src/http/route.js';
-import { commercialHomeHtml } from '../tools/commercial/home.js';
+import { commercialHomeHtml } from '../tools/onboarding/pages.js';
 
 export const commercialRoutes: Route[] = [
   route('GET', '/', 'commercial_home', { html: commercialHomeHtml, summary: 'Home: what this group sells and where to start (JSON index, or HTML for browsers)' }),

@@ -4,6 +4,7 @@
 // margin (docs/decisions/commercial-extract.md has the figures). The comparison's rules are held here too.
 import { describe, expect, it } from 'vitest';
 import { gives, loadCorpus, score, type Score } from '../../bench/quality/extraction.js';
+import { ENGINES_ONLY_ONCE } from '../helpers/each-store.js';
 
 /** Measured 2026-11-28: data/examples.txt microdata 273/291, RDFa 271/291; held out 529/664 and 529/640. */
 const FLOORS = {
@@ -12,7 +13,8 @@ const FLOORS = {
 };
 const rate = (s: Score) => s.matched / s.properties;
 
-describe('extraction on schema.org’s examples', () => {
+// The engines alone, no store: run once, on the SQLite pass (CI runs the suite again on PostgreSQL).
+describe.skipIf(ENGINES_ONLY_ONCE)('extraction on schema.org’s examples', () => {
   const examples = loadCorpus('examples');
   const others = loadCorpus('others');
 

@@ -4,8 +4,10 @@
 // A change that loses recall or raises false alarms beyond a small margin fails here.
 import { describe, expect, it } from 'vitest';
 import { banditTally, gosecTally } from '../../bench/quality/python-go.js';
+import { ENGINES_ONLY_ONCE } from '../helpers/each-store.js';
 
-describe('ast-grep review quality floor', () => {
+// The engines alone, no store: run once, on the SQLite pass (CI runs the suite again on PostgreSQL).
+describe.skipIf(ENGINES_ONLY_ONCE)('ast-grep review quality floor', () => {
   it('bandit examples (Python): recall and false alarms no worse than measured', () => {
     const { inScope } = banditTally();
     expect(inScope.vulnerable).toBe(429);

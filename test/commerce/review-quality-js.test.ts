@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, JS_CORPORA, loadCorpus, tally } from '../../bench/quality/javascript.js';
 import type { QualityCase } from '../../scripts/quality/eslint-families.js';
+import { ENGINES_ONLY_ONCE } from '../helpers/each-store.js';
 
 /** Measured on the subset: vulnerable cases found, safe cases flagged (of how many). */
 const MEASURED: Record<string, Record<string, { vulnerable: number; found: number; safe: number; flagged: number }>> = {
@@ -24,7 +25,8 @@ function half(cases: QualityCase[]): QualityCase[] {
 
 const margin = (n: number) => Math.max(1, Math.floor(n * 0.02));
 
-describe('JavaScript/TypeScript review quality floor', () => {
+// The engines alone, no store: run once, on the SQLite pass (CI runs the suite again on PostgreSQL).
+describe.skipIf(ENGINES_ONLY_ONCE)('JavaScript/TypeScript review quality floor', () => {
   for (const name of JS_CORPORA) {
     it(`${name}: recall and false alarms no worse than measured`, async () => {
       const outcomes = await evaluate(name, half(loadCorpus(name).cases));

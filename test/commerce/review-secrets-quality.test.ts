@@ -5,10 +5,12 @@
 // positive); each sample against its own rule alone, as gitleaks validates it, 6,393/6,393 and 0/372.
 import { describe, expect, it } from 'vitest';
 import { adversarialTimes, evaluate, evaluateOwnRule, loadSamples, PATH_ONLY_RULES, tally } from '../../bench/quality/secrets.js';
+import { ENGINES_ONLY_ONCE } from '../helpers/each-store.js';
 
 const file = loadSamples();
 
-describe('secret scan quality floor (gitleaks samples)', () => {
+// The engines alone, no store: run once, on the SQLite pass (CI runs the suite again on PostgreSQL).
+describe.skipIf(ENGINES_ONLY_ONCE)('secret scan quality floor (gitleaks samples)', () => {
   it('has the rebuilt corpus: every default rule, nothing skipped', () => {
     expect(file.functions).toBe(222);
     expect(file.skipped).toEqual([]);

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { agreement, auditFixtures, loadPages, type PageResult } from '../../bench/quality/seo.js';
 import { LIGHTHOUSE_SEO_MAP } from '../../tools/commercial/seo/lighthouse-map.js';
 import { hasChromium } from '../helpers/browser.js';
+import { ENGINES_ONLY_ONCE } from '../helpers/each-store.js';
 
 describe('the Lighthouse map', () => {
   it('maps every audit of Lighthouse’s SEO category, each scored one to a finding', async () => {
@@ -27,7 +28,7 @@ describe('the Lighthouse map', () => {
  */
 const SUBSET = ['clean', 'canonical-relative', 'uncrawlable-anchors', 'robots-invalid'];
 
-describe.skipIf(!hasChromium || process.env.GATEWAY_TEST_STORE === 'postgres')('the SEO audit agrees with Lighthouse’s SEO category', () => {
+describe.skipIf(!hasChromium || ENGINES_ONLY_ONCE)('the SEO audit agrees with Lighthouse’s SEO category', () => {
   let results: PageResult[];
   beforeAll(async () => {
     results = await auditFixtures(SUBSET);

@@ -32,3 +32,9 @@ export function onEachStore(title: string, suite: (db: () => Db) => void): void 
     suite(() => db!);
   });
 }
+
+/**
+ * True on the suite's PostgreSQL pass (GATEWAY_TEST_STORE=postgres): tests of the analysis engines alone (labelled
+ * corpora, no store) skip it, since the SQLite pass has run them on the same code.
+ */
+export const ENGINES_ONLY_ONCE = process.env.GATEWAY_TEST_STORE === 'postgres';

@@ -76,7 +76,7 @@ onEachCluster('quotas', env, (cluster) => {
     const order = () => api(cluster().nextApi(), 'POST', '/copy/orders', { body: { type: 'ad', brief: 'A courier in town', platform: 'Facebook' }, headers: key });
     const calls = await burst(BURST, order);
     expect(statusCounts(calls)).toEqual({ 202: 10, 402: BURST - 10 });
-    expect(calls.find((c) => c.status === 402)!.body.error).toMatch(/prepaid balance \(\$0\) does not cover this order/);
+    expect(calls.find((c) => c.status === 402)!.body.error.message).toMatch(/prepaid balance \(\$0\) does not cover this order/);
     const usage = (await api(cluster().nextApi(), 'GET', '/usage', { headers: key })).body;
     expect(usage).toMatchObject({ balance: 0, open_orders: 10, held: { micro_usd: 10 * ORDER_PRICE } });
   });

@@ -39,8 +39,12 @@ describe('retention of finished records', () => {
     expect(loadConfig({ GATEWAY_RETAIN_JOBS_DAYS: '0' }).retention.jobs).toBe(0);
     expect(() => loadConfig({ GATEWAY_RETAIN_JOBS_DAYS: '-1' })).toThrow(/GATEWAY_RETAIN_JOBS_DAYS/);
     // A2A tasks left waiting for the client: an hour by default, in hours (1 to a week), never for ever.
-    expect(loadConfig({}).a2a).toEqual({ interruptedMs: 3600_000, anonymousSendsPerMinute: 60 });
-    expect(loadConfig({ GATEWAY_A2A_INTERRUPTED_HOURS: '24', GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE: '5' }).a2a).toEqual({ interruptedMs: 24 * 3600_000, anonymousSendsPerMinute: 5 });
+    expect(loadConfig({}).a2a).toEqual({ interruptedMs: 3600_000, anonymousSendsPerMinute: 60, anonymousMaxMessageBytes: 16_384, anonymousRetainMs: 3600_000 });
+    expect(
+      loadConfig({ GATEWAY_A2A_INTERRUPTED_HOURS: '24', GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE: '5', GATEWAY_A2A_ANONYMOUS_MAX_MESSAGE_BYTES: '2048', GATEWAY_RETAIN_A2A_ANONYMOUS_HOURS: '3' }).a2a,
+    ).toEqual({ interruptedMs: 24 * 3600_000, anonymousSendsPerMinute: 5, anonymousMaxMessageBytes: 2048, anonymousRetainMs: 3 * 3600_000 });
+    for (const bad of ['0', '169']) expect(() => loadConfig({ GATEWAY_RETAIN_A2A_ANONYMOUS_HOURS: bad })).toThrow(/GATEWAY_RETAIN_A2A_ANONYMOUS_HOURS/);
+    expect(() => loadConfig({ GATEWAY_A2A_ANONYMOUS_MAX_MESSAGE_BYTES: '100' })).toThrow(/GATEWAY_A2A_ANONYMOUS_MAX_MESSAGE_BYTES/);
     for (const bad of ['0', '169', '1.5']) expect(() => loadConfig({ GATEWAY_A2A_INTERRUPTED_HOURS: bad })).toThrow(/GATEWAY_A2A_INTERRUPTED_HOURS/);
     expect(() => loadConfig({ GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE: '0' })).toThrow(/GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE/);
     expect(SWEEP_EVERY_MS).toBeLessThanOrEqual(60_000);

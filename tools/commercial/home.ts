@@ -1,12 +1,10 @@
 // GET / at {api_url}: what the commercial group sells and where to start. JSON for API clients, the /connect-style
-// page for browsers (rest/commercial.ts). The services and their routes come from the price table, never written twice.
+// page for browsers (commercialHomeHtml in tools/onboarding/pages.ts). The services and their routes come from the
+// price table, never written twice.
 import { z } from 'zod';
 import { orderPath } from '../../src/commerce/index.js';
 import { defineTool } from '../../src/registry/define-tool.js';
-import { renderPage } from '../onboarding/html.js';
 import { priceTable } from './price-list.js';
-
-type Doc = Record<string, any>;
 
 export const commercialHome = defineTool({
   name: 'commercial_home',
@@ -37,24 +35,3 @@ export const commercialHome = defineTool({
     };
   },
 });
-
-export function commercialHomeHtml(r: unknown): string {
-  const d = r as Doc;
-  return renderPage({
-    title: d.name,
-    lead: d.about,
-    sections: [
-      {
-        heading: 'Start here',
-        code: `curl -X POST ${d.start.signup.replace('POST ', '')} -H 'content-type: application/json' -d '{"email":"you@example.com"}'`,
-        text: `The revenue key is shown once: send it as ${d.start.key_header}.`,
-        links: [
-          { label: 'Prices', href: d.start.prices, note: 'every price as charged here' },
-          { label: 'OpenAPI description', href: d.start.openapi, note: 'every route of this group' },
-        ],
-      },
-      { heading: 'Services', rows: d.services.map((s: Doc) => ({ service: s.service, 'order at': s.route, 'from (USD)': s.from_usd, per: s.per })) },
-      { heading: 'OpenAI-compatible', links: [{ label: 'Models', href: d.openai.models }], text: `Chat: POST ${d.openai.chat}, metered per 1K tokens.` },
-    ],
-  });
-}

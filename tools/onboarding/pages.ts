@@ -98,3 +98,25 @@ export function homeHtml(r: unknown): string {
     ],
   });
 }
+
+/** The commercial group's home at {api_url} (tools/commercial/home.ts). */
+export function commercialHomeHtml(r: unknown): string {
+  const d = r as Doc;
+  return renderPage({
+    title: d.name,
+    lead: d.about,
+    sections: [
+      {
+        heading: 'Start here',
+        code: `curl -X POST ${d.start.signup.replace('POST ', '')} -H 'content-type: application/json' -d '{"email":"you@example.com"}'`,
+        text: `The revenue key is shown once: send it as ${d.start.key_header}.`,
+        links: [
+          { label: 'Prices', href: d.start.prices, note: 'every price as charged here' },
+          { label: 'OpenAPI description', href: d.start.openapi, note: 'every route of this group' },
+        ],
+      },
+      { heading: 'Services', rows: d.services.map((s: Doc) => ({ service: s.service, 'order at': s.route, 'from (USD)': s.from_usd, per: s.per })) },
+      { heading: 'OpenAI-compatible', links: [{ label: 'Models', href: d.openai.models }], text: `Chat: POST ${d.openai.chat}, metered per 1K tokens.` },
+    ],
+  });
+}
