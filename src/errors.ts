@@ -1,5 +1,6 @@
 // The error catalogue (docs/architecture.md, "Errors and status codes"): one stable code per failure, with its HTTP status and JSON-RPC code.
 // Every adapter renders a GatewayError from here; nothing else invents status codes.
+import { storageBudgetRefusal } from './storage-budget.js';
 
 export interface ErrorSpec {
   status: number;
@@ -115,5 +116,8 @@ export function validationError(detail: ValidationIssue[]): GatewayError {
 /** Converts anything thrown into a GatewayError; unknown errors become internal_error without internals. */
 export function toGatewayError(err: unknown): GatewayError {
   if (err instanceof GatewayError) return err;
+  // The storage budget refuses in the database (migration 044): a 413 like the other quotas', whatever the write.
+  const budget = storageBudgetRefusal(err);
+  if (budget) return new GatewayError('payload_too_large', budget.message, { extra: budget.extra });
   return new GatewayError('internal_error');
 }

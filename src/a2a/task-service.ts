@@ -13,6 +13,7 @@ import type { Caller } from '../registry/types.js';
 import * as store from '../store/a2a-tasks.js';
 import type { Db } from '../store/db.js';
 import { sharedRateWindow, type SharedRateWindow } from '../shared-rate-window.js';
+import { storageBudgetRefusal } from '../storage-budget.js';
 import { TaskHub, type PolledTask } from './hub.js';
 import { uuidv7 } from './ids.js';
 import { RPC, RpcError } from './jsonrpc.js';
@@ -130,7 +131,14 @@ export class TaskService {
   private async save(task: Task, caller: Caller, waiting: Waiting | null, insert: boolean): Promise<store.TaskWrite | null> {
     const w = taskToWrite(task, caller.agent?.id ?? null, waiting, this.now());
     if (insert) {
-      await store.insertTask(this.d.db, { ...w, created_at: this.now() });
+      try {
+        await store.insertTask(this.d.db, { ...w, created_at: this.now() });
+      } catch (err) {
+        // The caller's storage budget is full (migration 044): nothing was stored, and the message says how to make room.
+        const budget = storageBudgetRefusal(err);
+        if (budget) throw new RpcError(RPC.INVALID_PARAMS, budget.message, { code: 'payload_too_large', status: 413, ...budget.extra });
+        throw err;
+      }
       return w;
     }
     return (await store.updateOpenTask(this.d.db, w)) ? w : null;

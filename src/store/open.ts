@@ -6,6 +6,7 @@ import type { Db } from './db.js';
 import { migrate } from './migrate.js';
 import { dropValueSamples } from './planner-stats.js';
 import { installPepper, setSetting } from './settings.js';
+import { writeStorageBudget } from './storage-budget.js';
 import { SqliteDb } from './sqlite.js';
 import type { EarlyWriter } from './writer-client.js';
 import { traceDb } from '../tracing/db.js';
@@ -33,10 +34,11 @@ export async function migrateDatabase(db: Db): Promise<number> {
 
 /**
  * Makes an opened database ready to serve: its schema migrated, SQLite's value samples dropped, the settings the
- * memory triggers read (version pruning, the entry limit and the byte quota happen in triggers) written, and the
- * install's pepper made (the CLI does this while the modules load, so the services then only read it).
+ * memory triggers read (version pruning, the entry limit and the byte quota happen in triggers) and the storage
+ * budget written, and the install's pepper made (the CLI does this while the modules load, so the services then only
+ * read it).
  */
-export async function prepareDatabase(db: Db, config: Pick<Config, 'memory'>): Promise<Db> {
+export async function prepareDatabase(db: Db, config: Pick<Config, 'memory' | 'storageBudget'>): Promise<Db> {
   await migrateDatabase(db);
   await dropValueSamples(db);
   // Issued together: the writer commits them in one round trip.
@@ -44,6 +46,7 @@ export async function prepareDatabase(db: Db, config: Pick<Config, 'memory'>): P
     setSetting(db, 'memory_versions_kept', String(config.memory.versionsKept)),
     setSetting(db, 'memory_max_entries', String(config.memory.maxEntriesPerAgent)),
     setSetting(db, 'memory_max_bytes', String(config.memory.maxBytesPerAgent)),
+    writeStorageBudget(db, config.storageBudget.bytesPerOwner),
     installPepper(db),
   ]);
   return db;

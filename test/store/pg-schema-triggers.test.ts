@@ -14,6 +14,7 @@ import { Database } from '../../src/store/sqlite-driver.js';
 import { registerFunctions } from '../../src/store/sqlite-connection.js';
 import { tempDir } from '../helpers/gateway.js';
 import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { storageBudgetCases } from '../storage-budget/trigger-cases.js';
 
 const PG_DIR = fileURLToPath(new URL('../../src/store/pg-migrations/', import.meta.url));
 
@@ -287,6 +288,7 @@ const cases: Case[] = [
     ],
     check: ['SELECT * FROM account_stats', 'SELECT * FROM account_month_usage ORDER BY month, service'],
   },
+  ...storageBudgetCases,
 ];
 
 let server: TestPostgres;
