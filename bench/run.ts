@@ -11,8 +11,11 @@ import { a2a } from './scenarios/a2a.js';
 import { browse } from './scenarios/browse.js';
 
 const SCENARIOS: Record<string, () => Promise<string>> = { foundation, memory, 'memory-search': memorySearchLatency, x402, work, tools, artifacts, social, conversation, a2a, browse, 'gen-image': async () => (await import('./scenarios/gen-image.js')).genImage(), research: async () => (await import('./scenarios/research.js')).research(), commercial: async () => (await import('./scenarios/commercial.js')).commercial(), extract: async () => (await import('./scenarios/extract.js')).extract(), review: async () => (await import('./scenarios/review.js')).reviewBench(), seo: async () => (await import('./scenarios/seo.js')).seo(), tracing: async () => (await import('./scenarios/tracing.js')).tracing(), postgres: async () => (await import('./scenarios/postgres.js')).postgres(), storage: async () => (await import('./scenarios/storage.js')).storage(), recall: async () => (await import('./scenarios/recall.js')).recall(), soak: async () => (await import('./scenarios/soak.js')).soak(), budget: async () => (await import('./scenarios/budget.js')).budget(), quality: async () => (await import('./scenarios/quality.js')).quality(), console: async () => (await import('./scenarios/console.js')).consoleBench() };
-/** Run only when named: the soak takes a quarter of an hour; the budget is a study of one route, not a target. */
-const ON_REQUEST = new Set(['soak', 'budget', 'memory-search']);
+/**
+ * Run only when named: the soak takes a quarter of an hour; the budget is a study of one route, not a target; the
+ * quality corpora take about ten minutes (a Lighthouse run per SEO page).
+ */
+const ON_REQUEST = new Set(['soak', 'budget', 'memory-search', 'quality']);
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
