@@ -7,11 +7,10 @@ import { EASE, type CheckResult, type Effort, type QuickAudit } from './audit-ty
 import { isValidLang } from 'lighthouse/third-party/axe/valid-langs.js';
 import { itemProblems } from './json-ld.js';
 import { isVagueText, judgedLink, uncrawlable } from './links.js';
+import { all, bad, list, metaContent, ok, quote, text, type Doc, type El } from './page-dom.js';
+import { blocksIndexing, canonicalVerdict, hasTextAlternative, LANG } from './page-signals.js';
 
 export type { CheckResult, Effort, Fix, QuickAudit } from './audit-types.js';
-
-type Doc = ReturnType<typeof parseHTML>['document'];
-type El = NonNullable<ReturnType<Doc['querySelector']>>;
 
 /** What the audit reads of one fetched page. */
 export interface Page {
@@ -48,26 +47,7 @@ interface CheckDef {
 /** Limits the checks hold pages to (the decisions doc gives the reasons). */
 export const LIMITS = { titleMin: 10, titleMax: 60, descriptionMin: 50, descriptionMax: 160, maxRedirects: 1, htmlBytes: 100 * 1024, responseMs: 800 } as const;
 
-const text = (e: El | null | undefined): string => (e?.textContent ?? '').replace(/\s+/g, ' ').trim();
-const all = (doc: Doc, sel: string): El[] => [...doc.querySelectorAll(sel)] as El[];
-const quote = (s: string, max = 80) => JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
-const list = (xs: string[], max = 5) => xs.slice(0, max).join(', ') + (xs.length > max ? ` and ${xs.length - max} more` : '');
-const metaContent = (doc: Doc, attr: 'name' | 'property', name: string): string[] =>
-  all(doc, 'meta')
-    .filter((m) => (m.getAttribute(attr) ?? '').trim().toLowerCase() === name)
-    .map((m) => (m.getAttribute('content') ?? '').trim());
-const ok = (evidence: string) => ({ passed: true, evidence });
-const bad = (evidence: string) => ({ passed: false, evidence });
 
-/** noindex, none, or an unavailable_after date already past (as Lighthouse's is-crawlable reads directives). */
-function blocksIndexing(directives: string): boolean {
-  if (/\b(noindex|none)\b/i.test(directives)) return true;
-  const after = /unavailable_after\s*:\s*([^,]+)/i.exec(directives);
-  const when = after ? Date.parse(after[1]!.trim()) : NaN;
-  return !Number.isNaN(when) && when < Date.now();
-}
-
-const LANG = /^([a-z]{2,3})(-[a-z]{4})?(-([a-z]{2}|\d{3}))?$/i;
 
 export const CHECKS: CheckDef[] = [
   {
@@ -170,7 +150,7 @@ export const CHECKS: CheckDef[] = [
     weight: 5,
     effort: 'low',
     fix: 'Add one <link rel="canonical" href="…"> in the head with the page’s absolute preferred URL (not a relative one, not the site’s root for an inner page).',
-    run: ({ page, doc }) => canonicalVerdict(page, doc),
+    run: ({ page, doc }) => canonicalVerdict(page.finalUrl, doc),
   },
   {
     id: 'structured_data',
@@ -367,38 +347,6 @@ export const CHECKS: CheckDef[] = [
   },
 ];
 
-/** An image's text alternative as axe's image-alt (Lighthouse) accepts it: alt (empty for decoration), an ARIA
- * label, a title, a presentational role, or hidden from assistive technology. */
-function hasTextAlternative(img: El): boolean {
-  if (img.hasAttribute('alt')) return true;
-  if ((img.getAttribute('aria-label') ?? '').trim() || (img.getAttribute('aria-labelledby') ?? '').trim() || (img.getAttribute('title') ?? '').trim()) return true;
-  return ['presentation', 'none'].includes((img.getAttribute('role') ?? '').trim().toLowerCase()) || img.getAttribute('aria-hidden') === 'true';
-}
-
-/** One canonical URL, absolute, and not one of Lighthouse's common mistakes (the root for an inner page, another
- * language's page). Links in the body are not read, as search engines do not. */
-function canonicalVerdict(page: Page, doc: Doc): { passed: boolean; evidence: string } {
-  const links = all(doc, 'head link').filter((l) => (l.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).includes('canonical'));
-  const hrefs = links.map((l) => (l.getAttribute('href') ?? '').trim()).filter(Boolean);
-  if (!hrefs.length) return bad(links.length ? 'The canonical link has no href.' : 'No <link rel="canonical">.');
-  const urls = new Set<string>();
-  for (const href of hrefs) {
-    if (URL.canParse(href)) urls.add(new URL(href).href);
-    else if (URL.canParse(href, page.finalUrl)) return bad(`The canonical URL is relative: ${quote(href)}; search engines want it absolute.`);
-    else return bad(`The canonical href is not a URL: ${quote(href)}.`);
-  }
-  if (urls.size > 1) return bad(`${urls.size} different canonical URLs: ${list([...urls])}.`);
-  const canonical = new URL([...urls][0]!);
-  const here = new URL(page.finalUrl);
-  const alternates = new Set(
-    all(doc, 'head link[hreflang]')
-      .filter((l) => (l.getAttribute('rel') ?? '').toLowerCase() === 'alternate' && URL.canParse(l.getAttribute('href') ?? '', page.finalUrl))
-      .map((l) => new URL(l.getAttribute('href')!, page.finalUrl).href),
-  );
-  if (alternates.has(here.href) && alternates.has(canonical.href) && canonical.href !== here.href) return bad(`The canonical ${canonical.href} is another language's page (an hreflang alternate), not this one.`);
-  if (canonical.origin === here.origin && canonical.pathname === '/' && here.pathname !== '/') return bad(`The canonical points at the site's root (${canonical.href}), not at this page.`);
-  return ok(`Canonical: ${canonical.href}.`);
-}
 
 /** Runs every check on the page: the score, each check with its evidence, and the five fixes worth most. */
 export function auditPage(page: Page): QuickAudit {

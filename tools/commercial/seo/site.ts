@@ -14,6 +14,7 @@ import { browseError } from '../../browse/errors.js';
 import { Robots } from '../../browse/robots.js';
 import { validateRobotsTxt, type RobotsError } from './robots-validate.js';
 import { auditPage, type CheckResult, type Page } from './checks.js';
+import { key, linksOf } from './site-links.js';
 
 type RobotsRules = { isAllowed(url: string, ua?: string): boolean | undefined; getSitemaps(): string[] };
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => RobotsRules;
@@ -66,11 +67,6 @@ export const SITE_FIXES: Record<string, string> = {
 
 const xml = new XMLParser({ ignoreAttributes: true, processEntities: true, htmlEntities: false, parseTagValue: false, trimValues: true, isArray: (n) => n === 'url' || n === 'sitemap' });
 
-const key = (u: string | URL): string => {
-  const x = new URL(u);
-  x.hash = '';
-  return x.href;
-};
 const list = (xs: string[], max = 5) => xs.slice(0, max).join(', ') + (xs.length > max ? ` and ${xs.length - max} more` : '');
 const path = (u: string, origin: string) => (u.startsWith(origin) ? u.slice(origin.length) || '/' : u);
 
@@ -154,24 +150,6 @@ async function readSitemaps(egress: Egress, origin: string, start: string[], b: 
   }
   if (queue.length) truncated = true;
   return { info: { files, urls: urls.size, truncated }, urls: [...urls] };
-}
-
-/** Same-origin http(s) links of a page, resolved against it, without fragments. */
-function linksOf(doc: ReturnType<typeof parseHTML>['document'], base: string, origin: string): string[] {
-  const out = new Set<string>();
-  for (const a of [...doc.querySelectorAll('a[href]')]) {
-    const href = (a.getAttribute('href') ?? '').trim();
-    if (!href || href.startsWith('#') || /^(mailto|tel|javascript|data):/i.test(href)) continue;
-    const rel = (a.getAttribute('rel') ?? '').toLowerCase();
-    if (rel.split(/\s+/).includes('nofollow')) continue;
-    try {
-      const u = new URL(href, base);
-      if (u.origin === origin && (u.protocol === 'http:' || u.protocol === 'https:')) out.add(key(u));
-    } catch {
-      /* an unparsable href: the quick audit's link checks speak of links */
-    }
-  }
-  return [...out];
 }
 
 /**

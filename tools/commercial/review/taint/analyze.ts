@@ -9,6 +9,7 @@ import type { Finding } from '../findings.js';
 import { calleeName, dotted, propertyName, staticString, variableOf } from '../js-ast.js';
 import { isRegExpValue, sinkApplies } from './checks.js';
 import { CLEAN, type Label, union, Values, type VarKey } from './label.js';
+import { exitsAlways, isRouteHandler } from './shape.js';
 import { ARCHIVE_ENTRY_NAME, FAMILY_INFO, KOA_CONTEXT_NAME, REQUEST_NAME, RESPONSE_NAME, SINKS, type TaintFamily } from './table.js';
 
 type AnyNode = ESTree.Node & { parent?: AnyNode };
@@ -17,15 +18,6 @@ const MUTATORS = /^(push|unshift|splice|concat|set|append|add|assign|fill)$/;
 /** Calls that check a value: their passing branch holds a clean value. */
 const VALIDATOR = /^(is[A-Z_]\w*|valid\w*|validate\w*|check\w*|allow\w*|isAllowed\w*|isSafe\w*|includes|has|startsWith|endsWith|test|match)$/;
 
-/** A statement after which control never continues: return, throw, or a block ending in one. */
-function exitsAlways(node: ESTree.Node | null | undefined): boolean {
-  if (!node) return false;
-  if (node.type === 'ReturnStatement' || node.type === 'ThrowStatement') return true;
-  if (node.type === 'BlockStatement') return exitsAlways(node.body.at(-1));
-  if (node.type === 'IfStatement') return exitsAlways(node.consequent) && exitsAlways(node.alternate);
-  return false;
-}
-const ROUTE_METHODS = /^(get|post|put|patch|delete|del|all|use|options|head|route)$/;
 
 export interface TaintOptions {
   /** Where eslint-plugin-security found a regular expression with catastrophic backtracking (`line:column`). */
@@ -396,14 +388,4 @@ class Walk {
       if (text && /:\/\/$/.test(text) && this.v.label(parts[i]).has('host-header')) return this.report('host-header', parts[i]!);
     }
   }
-}
-
-/** A function passed to app.get/router.post/…: its first parameter is the request even when not named so. */
-function isRouteHandler(node: ESTree.Function): boolean {
-  const parent = (node as AnyNode).parent;
-  if (parent?.type !== 'CallExpression' || !parent.arguments.includes(node as never)) return false;
-  if (parent.callee.type !== 'MemberExpression' || !ROUTE_METHODS.test(calleeName(parent) ?? '')) return false;
-  // The first argument is a route: '/path', '*', or a regular expression (so cache.get(key, cb) is not one).
-  const route = parent.arguments[0];
-  return !!route && ((route.type === 'Literal' && (typeof route.value === 'string' ? /^[/*]/.test(route.value) : 'regex' in route)) || route.type === 'TemplateLiteral');
 }
