@@ -11,19 +11,22 @@
 //   - arrays: as many values, each JSON-LD value given by a different one of them, in any order; a single
 //     JSON-LD value against an array of one, and an array of one against a single value, compare their value;
 //   - a text in a list of objects (schema.org allows a name where a thing is expected) is the object's `name`.
-// The JSON-LD is read compacted first: keys as local names (schema:name is name), {"@value": v} as v, a bare
-// {"@id": u} as the URL u, @context, @language and @reverse left out. A @graph (or a top-level list) gives one
+// The JSON-LD is read compacted first: keys as local names (schema:name is name), and under schema.org's own
+// @context its aliases `type` and `id` as @type and @id (the context declares "type": "@type", "id": "@id"),
+// {"@value": v} as v, a bare {"@id": u} as the URL u, @context, @language and @reverse left out. A @graph (or a top-level list) gives one
 // case per node, each with its own schema. A property counts as given only when its whole value is; `leaves`
 // counts the scalar values inside (array elements matched by position) to show how near the misses are.
+// "Stated by the markup" (extraction-markup.ts) tells the examples' own disagreements from the engines' misses.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseHTML } from 'linkedom';
 import { runEngine } from '../../tools/commercial/extract/engine.js';
 import { parseSchema } from '../../tools/commercial/extract/schema.js';
+import { collapse, isObj, local, page, PAGE_URL, SCHEMA_ORG, statedIn, type Json, type Obj, type Syntax } from './extraction-markup.js';
 import { percent, type QualityReport } from './report.js';
 
-export type Syntax = 'microdata' | 'rdfa';
+export { PAGE_URL, statedIn, type Syntax };
+
 export const SYNTAXES: Syntax[] = ['microdata', 'rdfa'];
 
 export interface SchemaOrgExample {
@@ -35,13 +38,9 @@ export interface SchemaOrgExample {
   jsonld: unknown;
 }
 
-type Json = null | string | number | boolean | Json[] | { [k: string]: Json };
-type Obj = { [k: string]: Json };
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CORPUS_DIR = path.join(ROOT, 'test', 'fixtures', 'quality', 'schemaorg');
-/** The URL each example is read as coming from (relative URLs resolve against it). */
-export const PAGE_URL = 'https://example.org/schemaorg/examples/page.html';
 
 /** `examples`: data/examples.txt (the corpus the target is set on); `others`: every other examples file. */
 export function loadCorpus(name: 'examples' | 'others'): SchemaOrgExample[] {
@@ -52,20 +51,23 @@ export function sourceCommit(): string {
   return /Commit: (\w+)/.exec(fs.readFileSync(path.join(CORPUS_DIR, 'SOURCE'), 'utf8'))?.[1] ?? 'unknown';
 }
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const local = (k: string): string => (k.startsWith('@') ? k : k.replace(/^.*[/#:]/, ''));
 
-/** JSON-LD compacted as the comparison reads it (see the header). */
-function compact(v: unknown): Json | undefined {
-  if (Array.isArray(v)) return v.map(compact).filter((x): x is Json => x !== undefined);
+/** A @context that is schema.org's (a string, or a list holding it): it makes `type` and `id` aliases of @type and @id. */
+const isSchemaOrgContext = (c: unknown): boolean => (Array.isArray(c) ? c.some(isSchemaOrgContext) : typeof c === 'string' && /^https?:\/\/schema\.org\/?$/.test(c.trim()));
+
+/** JSON-LD compacted as the comparison reads it (see the header); `aliases`: under schema.org's context. */
+function compact(v: unknown, aliases = false): Json | undefined {
+  if (Array.isArray(v)) return v.map((x) => compact(x, aliases)).filter((x): x is Json => x !== undefined);
   if (!isObj(v)) return v as Json;
   if ('@value' in v) return compact(v['@value']);
+  const inner = '@context' in v ? isSchemaOrgContext(v['@context']) : aliases;
+  const key = (k: string): string => (inner && (k === 'type' || k === 'id') ? `@${k}` : local(k));
   const keys = Object.keys(v).filter((k) => !['@context', '@language', '@reverse'].includes(k));
-  if (keys.length === 1 && keys[0] === '@id') return v['@id'] as string;
+  if (keys.length === 1 && key(keys[0]!) === '@id') return v[keys[0]!] as string;
   const out: Obj = {};
   for (const k of keys) {
-    const c = compact(v[k]);
-    if (c !== undefined) out[local(k)] = c;
+    const c = compact(v[k], inner);
+    if (c !== undefined) out[key(k)] = c;
   }
   return out;
 }
@@ -107,8 +109,6 @@ export function schemaFor(node: Obj): Record<string, unknown> {
   return { type: 'object', properties: Object.fromEntries(props.map(([k, v]) => [k, schemaOf(v)])) };
 }
 
-const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
-const SCHEMA_ORG = /^https?:\/\/schema\.org\//;
 
 function sameText(a: string, b: string): boolean {
   const x = collapse(a).replace(SCHEMA_ORG, '');
@@ -167,56 +167,6 @@ function leaves(expected: Json, got: unknown): { total: number; given: number } 
   return { total: 1, given: gives(expected, got) ? 1 : 0 };
 }
 
-/** The page an example's markup is given in. */
-const page = (markup: string): string => `<!DOCTYPE html>\n<html><head><title>Example</title></head><body>\n${markup}\n</body></html>\n`;
-
-/**
- * What a markup states, for telling the engines' misses from the examples' own disagreements: every element's
- * whole text and every attribute's value (whitespace collapsed, schema.org's prefix dropped; attribute values
- * also resolved against PAGE_URL; type attributes also as local names).
- */
-function statements(markup: string): Set<string> {
-  const { document } = parseHTML(page(markup));
-  const out = new Set<string>();
-  const add = (v: string) => {
-    const c = collapse(v).replace(SCHEMA_ORG, '');
-    if (!c) return;
-    out.add(c);
-    if (!/\s/.test(c)) {
-      try {
-        out.add(new URL(c, PAGE_URL).href);
-      } catch {
-        // not a URL
-      }
-    }
-  };
-  for (const el of document.querySelectorAll('*') as unknown as Iterable<{ textContent: string | null; attributes: ArrayLike<{ name: string; value: string }> }>) {
-    add(el.textContent ?? '');
-    for (const a of Array.from(el.attributes)) {
-      add(a.value);
-      if (a.name === 'itemtype' || a.name === 'typeof') for (const t of a.value.trim().split(/\s+/)) add(t.replace(/^.*[/#:]/, ''));
-    }
-  }
-  return out;
-}
-
-/** True when every scalar inside a JSON-LD value is stated by the markup (a number in any written form of it). */
-function stated(expected: Json, says: Set<string>): boolean {
-  if (Array.isArray(expected)) return expected.every((e) => stated(e, says));
-  if (isObj(expected)) return Object.values(expected).every((e) => stated(e, says));
-  if (expected === null) return true;
-  const c = collapse(String(expected)).replace(SCHEMA_ORG, '');
-  if (says.has(c)) return true;
-  if (!/\s/.test(c)) {
-    try {
-      if (says.has(new URL(c, PAGE_URL).href)) return true;
-    } catch {
-      // not a URL
-    }
-  }
-  return typeof expected === 'number' && [...says].some((x) => Number(x) === expected);
-}
-
 export interface Miss {
   id: string;
   syntax: Syntax;
@@ -252,8 +202,9 @@ export function score(examples: SchemaOrgExample[], syntax: Syntax): Score {
     const markup = ex[syntax];
     if (!markup) continue;
     s.examples++;
-    const says = statements(markup);
-    for (const node of expectedNodes(ex.jsonld)) {
+    const nodes = expectedNodes(ex.jsonld);
+    const stated = statedIn(markup, syntax, nodes.length);
+    for (const node of nodes) {
       const schema = schemaFor(node);
       if (!Object.keys(schema.properties as object).length) continue;
       const parsed = parseSchema(schema);
@@ -270,7 +221,7 @@ export function score(examples: SchemaOrgExample[], syntax: Syntax): Score {
         s.leaves += l.total;
         s.leavesMatched += l.given;
         const given = gives(expected, data[property]);
-        const isStated = stated(expected, says);
+        const isStated = stated(property, expected);
         s.matched += given ? 1 : 0;
         s.stated += isStated ? 1 : 0;
         s.statedMatched += given && isStated ? 1 : 0;
