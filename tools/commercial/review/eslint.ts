@@ -11,6 +11,7 @@ import { reviewConfig } from './js-plugins.js';
 import { PATTERN_RULES } from './js-pattern-rules.js';
 import { PLUGIN_RULES, type RuleInfo } from './js-rules.js';
 import { stripTypes } from './js-ts-strip.js';
+import { withOriginalText } from './js-ts-types.js';
 import { taintFindings } from './taint/analyze.js';
 
 const RULES: Record<string, RuleInfo> = { ...PLUGIN_RULES, ...PATTERN_RULES };
@@ -32,13 +33,15 @@ export function lintJs(code: string, typescript: boolean, options: { jsx?: boole
     js = stripped.code;
     clientParams = stripped.clientParams ?? [];
   }
-  linter ??= new Linter({ configType: 'flat' });
-  let run = parse(linter, js);
+  const l = (linter ??= new Linter({ configType: 'flat' }));
+  // The rules that ask for types read the TypeScript's annotations from the original text (js-ts-types.ts).
+  const original = typescript ? code : undefined;
+  let run = withOriginalText(original, () => parse(l, js));
   if (!run.parsed && /Unexpected character '@'/.test(run.syntax?.message ?? '')) {
     // Decorators (TypeScript's, or a Babel setup's): ESLint's parser does not read them; blank them and read again.
     const plain = stripTypes(code, options.jsx ?? false);
     if ('code' in plain) {
-      const again = parse(linter, plain.code);
+      const again = withOriginalText(original, () => parse(l, plain.code));
       if (again.parsed) [js, run, clientParams] = [plain.code, again, plain.clientParams];
     }
   }
@@ -65,7 +68,7 @@ export function lintJs(code: string, typescript: boolean, options: { jsx?: boole
     }
     findings.push(f);
   }
-  if (run.parsed) findings.push(...taintFindings(linter.getSourceCode()!, { unsafeRegex, clientParams: new Set(clientParams) }));
+  if (run.parsed) findings.push(...taintFindings(l.getSourceCode()!, { unsafeRegex, clientParams: new Set(clientParams) }));
   return { findings };
 }
 

@@ -8,6 +8,7 @@ import security from 'eslint-plugin-security';
 import unsanitized from 'eslint-plugin-no-unsanitized';
 import type * as ESTree from 'estree';
 import { localNonDomObject } from './js-ast.js';
+import { TYPED_SDL_RULES, typedContext } from './js-type-oracle.js';
 import { PATTERN_RULES, reviewPlugin } from './js-pattern-rules.js';
 import { PLUGIN_RULES } from './js-rules.js';
 
@@ -21,9 +22,10 @@ function pluginOf(prefix: string, dir: string): { rules: Record<string, Rule.Rul
 
 /**
  * The same rules, each handler guarded: a rule that throws on a shape of code it did not expect (sdl's
- * no-insecure-random on `require(name)`) loses that node, instead of failing the whole review.
+ * no-insecure-random on `require(name)`) loses that node, instead of failing the whole review. `typed`: the
+ * plugin's rules that ask for typescript-eslint's type checker are given the file's own types (js-type-oracle.ts).
  */
-function guarded<P extends { rules: Record<string, unknown> }>(plugin: P): P {
+function guarded<P extends { rules: Record<string, unknown> }>(plugin: P, typed?: ReadonlySet<string>): P {
   const rules = Object.fromEntries(
     Object.entries(plugin.rules).map(([name, r]) => {
       const rule = r as Rule.RuleModule;
@@ -36,7 +38,8 @@ function guarded<P extends { rules: Record<string, unknown> }>(plugin: P): P {
           if (node && !keep!(node, context)) return;
           (context.report as (...a: unknown[]) => void)(...args);
         };
-        const ctx = keep ? (Object.create(context, { report: { value: report } }) as Rule.RuleContext) : context;
+        const reporting = keep ? (Object.create(context, { report: { value: report } }) as Rule.RuleContext) : context;
+        const ctx = typed?.has(name) ? typedContext(name, context, reporting) : reporting;
         const listeners = rule.create(ctx) as Record<string, ((...args: unknown[]) => void) | undefined>;
         return Object.fromEntries(
           Object.entries(listeners).map(([selector, fn]) => [
@@ -117,7 +120,7 @@ export function reviewConfig(sourceType: 'module' | 'commonjs'): Linter.Config[]
     {
       plugins: {
         security: guarded(security) as never,
-        '@microsoft/sdl': guarded(pluginOf('@microsoft/sdl', '@microsoft/eslint-plugin-sdl/lib/rules')) as never,
+        '@microsoft/sdl': guarded(pluginOf('@microsoft/sdl', '@microsoft/eslint-plugin-sdl/lib/rules'), TYPED_SDL_RULES) as never,
         'no-unsanitized': guarded(unsanitized) as never,
         react: guarded(pluginOf('react', 'eslint-plugin-react/lib/rules')) as never,
         review: guarded(reviewPlugin) as never,
