@@ -25,6 +25,7 @@ import type { McpCatalog, McpConnectionOptions, SessionState } from './mcp/serve
 import type { StreamableHttpEndpoint } from './mcp/streamable-http.js';
 import type { ResourceFeed } from './mcp/resource-feed.js';
 import { mountMcp, toolsetsOf } from './mcp/mount.js';
+import { ALL_TOKEN, knownSelection } from './mcp/tool-surface.js';
 import { mountSignedInMcp, signedInCredentials } from './mcp/signed-in.js';
 import { mountOAuth } from './http/oauth/mount.js';
 import { AccessTokens } from './auth/access-tokens.js';
@@ -173,13 +174,12 @@ export class Gateway {
    */
   async serveMcpStdio(toolsets: string[], credentials: Credentials): Promise<{ close(): Promise<void> }> {
     const { buildV2Server, serveStdio, ResourceFeed, StdioServerTransport, StdioListens, mcpMethods, boundCredentials } = await loadMcp();
-    const known = new Set(this.registry.toolsets());
-    const visible = toolsets.filter((t) => known.has(t));
+    const visible = knownSelection(toolsets, new Set(this.registry.toolsets()));
     this.feed ??= new ResourceFeed(this.db, this.config.mcpChangePollMs, (err) => this.log.warn({ err }, 'resource change feed failed'));
     const feed = this.feed;
     // The process is one lasting connection, in either era: vault_login binds it until vault_logout.
     const session: McpSession = {};
-    const methods = mcpMethods(this.mcpCatalog, []);
+    const methods = mcpMethods(this.mcpCatalog, [ALL_TOKEN]);
     const listens = new StdioListens(new DepthBoundTransport(new StdioServerTransport(), this.config.maxJsonDepth) as unknown as InstanceType<typeof StdioServerTransport>, feed, (uri) => methods.mayWatch(uri, boundCredentials(credentials, session)));
     return serveStdio(
       (ctx) => {
@@ -197,9 +197,9 @@ export class Gateway {
       const { config } = this;
       const known = new Set(this.registry.toolsets());
       const feed = (this.feed ??= new ResourceFeed(this.db, config.mcpChangePollMs, (err) => this.log.warn({ err }, 'resource change feed failed')));
-      const factory = (ts: string[], state?: SessionState) => buildMcpServer(this.mcpCatalog, { toolsets: ts.filter((t) => known.has(t)), credentials: this.httpCredentials(), feed, state });
-      const modernFactory = (ts: string[], credentials: Credentials) => buildV2Server(this.mcpCatalog, ts.filter((t) => known.has(t)), credentials, feed);
-      const methods = mcpMethods(this.mcpCatalog, []);
+      const factory = (ts: string[], state?: SessionState) => buildMcpServer(this.mcpCatalog, { toolsets: knownSelection(ts, known), credentials: this.httpCredentials(), feed, state });
+      const modernFactory = (ts: string[], credentials: Credentials) => buildV2Server(this.mcpCatalog, knownSelection(ts, known), credentials, feed);
+      const methods = mcpMethods(this.mcpCatalog, [ALL_TOKEN]);
       this.streamable = new StreamableHttpEndpoint(factory, {
         maxSessions: config.mcpMaxSessions,
         idleMs: config.mcpSessionIdleMs,
@@ -245,8 +245,8 @@ export class Gateway {
         this.operationsRoutes(router, () => (openapi ??= buildOpenApi(routes, this.registry, this.config.baseUrl, GATEWAY_VERSION)));
         mountOperatorConsole(router, this.registry, config);
         mountMcp(router, guard, {
-          streamable: async (req, res, query) => (await mcp()).streamable.handle(req, res, toolsetsOf(query)),
-          sseOpen: async (_req, res, query) => (await mcp()).sse.open(res, toolsetsOf(query)),
+          streamable: async (req, res, query) => (await mcp()).streamable.handle(req, res, toolsetsOf(query, req)),
+          sseOpen: async (req, res, query) => (await mcp()).sse.open(res, toolsetsOf(query, req)),
           sseMessage: async (req, res, query) => (await mcp()).sse.message(req, res, query.get('sessionId')),
         });
         mountSignedInMcp(router, guard, {

@@ -8,6 +8,7 @@ import { calculatorTools } from './calculators/index.js';
 import { creditTools } from './credits/index.js';
 import { entitlementTools } from './entitlements/index.js';
 import { gatewayInfo } from './gateway/index.js';
+import { toolsFind } from './gateway/tools-find.js';
 import { identityCard } from './identity/card.js';
 import { identityTools } from './identity/index.js';
 import { createMemoryWorkers, memoryTools } from './memory/index.js';
@@ -35,7 +36,7 @@ import { researchTools } from './research/index.js';
 import { genImageTools } from './gen-image/index.js';
 import { operatorTools } from './operator/index.js';
 
-export const allTools: Tool[] = [gatewayInfo, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, ...connectionTools, webhookSecretGet, ...jobTools, ...handoffTools, ...watchTools, heartbeat, ...x402Tools, ...assistantTools, ...chatTools, ...wallTools, ...socialTools, ...xpTools, ...catalogTools, ...verbTools, ...browseTools, ...researchTools, ...genImageTools, ...commercialTools, ...operatorTools];
+export const allTools: Tool[] = [gatewayInfo, toolsFind, ...identityTools, identityCard, ...accessTools, ...calculatorTools, ...toolbeltTools, ...onboardingTools, ...creditTools, ...entitlementTools, ...memoryTools, ...artifactTools, ...vaultTools, ...notificationTools, ...connectionTools, webhookSecretGet, ...jobTools, ...handoffTools, ...watchTools, heartbeat, ...x402Tools, ...assistantTools, ...chatTools, ...wallTools, ...socialTools, ...xpTools, ...catalogTools, ...verbTools, ...browseTools, ...researchTools, ...genImageTools, ...commercialTools, ...operatorTools];
 
 /** Background workers of every area, fresh for each gateway. */
 export const createWorkers = (): Worker[] => [...createMemoryWorkers(), ...createArtifactWorkers(), ...createWallWorkers(), ...createXpWorkers(), ...createCommercialWorkers()];

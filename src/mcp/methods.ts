@@ -20,6 +20,7 @@ import type { McpCatalog } from './mcp-catalog.js';
 export type { McpCatalog } from './mcp-catalog.js';
 import { matchTemplate } from './uri-template.js';
 import { tracing } from '../tracing/state.js';
+import { callable, effectiveSelection, listed } from './tool-surface.js';
 
 export const SERVER_NAME = 'agent-gateway';
 export const SERVER_VERSION = '1.6.0';
@@ -145,7 +146,7 @@ function visibleTools(catalog: McpCatalog, toolsets: string[], scopes?: readonly
   if (!list) {
     list = catalog.registry
       .list()
-      .filter((t) => t.expose.mcp && (toolsets.length === 0 || toolsets.includes(t.toolset)) && (!scopes || scopes.includes(scopeFor(t))))
+      .filter((t) => t.expose.mcp && listed(t, toolsets) && (!scopes || scopes.includes(scopeFor(t))))
       .map(toMcpTool);
     if (byFilter.size >= PAGE_FILTERS) byFilter.delete(byFilter.keys().next().value!);
     byFilter.set(key, list);
@@ -235,14 +236,17 @@ function resourceContents(result: unknown, uri: string, mimeType: string) {
 
 type ResourceEntry = { uri: string; name: string; title?: string; description?: string; mimeType?: string; _meta?: Record<string, unknown> };
 
-/** The methods of one connection (or one modern request), seeing `toolsets` (empty = all). */
-export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
+/**
+ * The methods of one connection (or one modern request), seeing the `selection` (tool-surface.ts; empty = the
+ * default surface) and what tools_find enabled on the connection's `session`.
+ */
+export function mcpMethods(catalog: McpCatalog, selection: string[], session?: McpSession) {
   const { registry } = catalog;
+  const toolsetsNow = () => effectiveSelection(selection, session);
   const allowed = (name: string): Tool | undefined => {
     const t = registry.get(name);
     if (!t || !t.expose.mcp) return undefined;
-    if (toolsets.length > 0 && !toolsets.includes(t.toolset)) return undefined;
-    return t;
+    return callable(t, toolsetsNow()) ? t : undefined;
   };
 
   const readViaTool = async (tool: string, input: Record<string, unknown>, uri: string, mimeType: string, credentials: Credentials, meta?: Record<string, unknown>) => {
@@ -288,7 +292,7 @@ export function mcpMethods(catalog: McpCatalog, toolsets: string[]) {
 
   return {
     listTools(cursor: string | undefined, credentials?: Credentials) {
-      const p = page(visibleTools(catalog, toolsets, credentials?.accessToken?.scopes), cursor, catalog.pageSize);
+      const p = page(visibleTools(catalog, toolsetsNow(), credentials?.accessToken?.scopes), cursor, catalog.pageSize);
       return { tools: p.items, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
     },
 

@@ -19,6 +19,7 @@ import { MISSING_CLIENT_CAPABILITY, mcpMethods, NeedsInput, SERVER_INFO, type Mc
 import { callError, plainCallParams, type PlainCall } from './plain-call.js';
 import { mayAsk } from './input-requests.js';
 import { acceptsTasks } from './tasks.js';
+import { knownSelection } from './tool-surface.js';
 
 /** The revision this path answers; a request naming another goes to the SDK. */
 const REVISION = '2026-07-28';
@@ -66,7 +67,7 @@ export class DirectToolCalls {
     const key = toolsets.join(',');
     let m = this.methods.get(key);
     if (!m) {
-      m = mcpMethods(this.catalog, toolsets.filter((t) => this.known.has(t)));
+      m = mcpMethods(this.catalog, knownSelection(toolsets, this.known));
       if (this.methods.size < KEPT_SELECTIONS) this.methods.set(key, m);
     }
     return m;

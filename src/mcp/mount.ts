@@ -12,11 +12,17 @@ export interface McpHandlers {
   sseMessage: Handler;
 }
 
-export const toolsetsOf = (query: URLSearchParams): string[] =>
-  (query.get('toolsets') ?? '')
+/**
+ * The toolsets a connection asks for (tool-surface.ts): `?toolsets=` in the URL, else the `X-MCP-Toolsets` header
+ * (for hosts whose URL is fixed, as with OAuth, where the URL is the resource).
+ */
+export const toolsetsOf = (query: URLSearchParams, req?: IncomingMessage): string[] => {
+  const header = req?.headers['x-mcp-toolsets'];
+  return (query.get('toolsets') ?? (typeof header === 'string' ? header : ''))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+};
 
 export function mountMcp(router: Router, guard: OriginGuard, h: McpHandlers): void {
   const guarded =

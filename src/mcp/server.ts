@@ -24,11 +24,12 @@ import { boundCredentials, INSTRUCTIONS, INVALID_PARAMS, McpMethodError, mcpMeth
 import { progressReporter } from './progress.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
+import { effectiveSelection } from './tool-surface.js';
 
 export { SERVER_NAME, SERVER_VERSION, type McpCatalog } from './methods.js';
 
 export interface McpConnectionOptions {
-  /** Toolsets this connection sees; empty = all. */
+  /** The toolsets this connection sees (tool-surface.ts; empty = the default surface). */
   toolsets: string[];
   /** Credentials for a message: from the HTTP request (authInfo.extra) or fixed for stdio. */
   credentials(extra: { authInfo?: { extra?: Record<string, unknown> } }): Credentials;
@@ -48,6 +49,8 @@ export interface SessionState {
   subscriptions?: string[];
   saveLogin(login: string | undefined): Promise<void>;
   saveSubscriptions(uris: string[]): Promise<void>;
+  /** Stores the session's selection once tools_find has widened it (tool-surface.ts). */
+  saveToolsets(toolsets: string[]): Promise<void>;
   /** Set by buildMcpServer: resolves once the restored subscriptions are heard. */
   ready?: Promise<unknown>;
   /**
@@ -57,6 +60,8 @@ export interface SessionState {
   adopt?: (uris: string[]) => Promise<void>;
   /** Set by buildMcpServer: takes the login binding as stored (changed by a call on another instance). */
   syncLogin?: (login: string | undefined) => void;
+  /** Set by buildMcpServer: takes the selection as stored (widened by tools_find on another instance). */
+  syncToolsets?: (toolsets: string[]) => void;
 }
 
 /**
@@ -99,13 +104,13 @@ const v1 = async <T>(fn: () => T | Promise<T>): Promise<T> => {
 
 export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions): Server {
   const server = new ParamsCheckedServer(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {}, completions: {}, extensions: SERVER_EXTENSIONS },
+    capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, completions: {}, extensions: SERVER_EXTENSIONS },
     instructions: INSTRUCTIONS,
   });
-  const m = mcpMethods(catalog, opts.toolsets);
-  // One server per session: what vault_login binds lasts as long as it.
+  // One server per session: what vault_login binds and tools_find enables last as long as it.
   const state = opts.state;
   const session: McpSession = state?.login ? { login: state.login } : {};
+  const m = mcpMethods(catalog, opts.toolsets, session);
   const creds = (extra: Parameters<McpConnectionOptions['credentials']>[0]): Credentials => boundCredentials(opts.credentials(extra), session);
   const subscriptions = new SessionSubscriptions(opts.feed, (uri) => server.sendResourceUpdated({ uri }));
   server.onclose = () => subscriptions.close();
@@ -122,6 +127,12 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
     state.syncLogin = (login) => {
       if (login) session.login = login;
       else delete session.login;
+    };
+    state.syncToolsets = (toolsets) => {
+      const added = toolsets.filter((t) => !effectiveSelection(opts.toolsets, session).includes(t));
+      if (!added.length) return;
+      session.enabledToolsets = [...(session.enabledToolsets ?? []), ...added];
+      void server.sendToolListChanged().catch(() => undefined);
     };
   }
   server.setRequestHandler(SubscribeRequestSchema, (req, extra) =>
@@ -144,14 +155,22 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
     return {};
   });
   server.setRequestHandler(ListToolsRequestSchema, (req, extra) => v1(() => m.listTools(req.params?.cursor, creds(extra))));
-  /** A tool call with the session's binding; vault_login / vault_logout's change is written before the answer. */
-  const callTool = async (name: string, args: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, credentials: Credentials, opts: CallToolOptions) => {
+  /**
+   * A tool call with the session's binding; vault_login / vault_logout's change is written before the answer, and
+   * toolsets tools_find enabled are stored and announced (on the session's own stream: notifications/tools/list_changed).
+   */
+  const callTool = async (name: string, args: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, credentials: Credentials, callOpts: CallToolOptions) => {
     const before = session.login;
+    const enabledBefore = session.enabledToolsets?.length ?? 0;
     try {
-      return (await m.callTool(name, args, meta, boundCredentials(credentials, session), { ...opts, session })) as CallToolResult;
+      return (await m.callTool(name, args, meta, boundCredentials(credentials, session), { ...callOpts, session })) as CallToolResult;
     } finally {
       // Written before the answer, so the next request sees it on any instance.
       if (state && session.login !== before) await state.saveLogin(session.login);
+      if ((session.enabledToolsets?.length ?? 0) !== enabledBefore) {
+        await state?.saveToolsets(effectiveSelection(opts.toolsets, session));
+        await server.sendToolListChanged().catch(() => undefined);
+      }
     }
   };
   /** A client that declared elicitation, sampling or roots is asked on the request's own stream; others keep explicit arguments. */

@@ -47,7 +47,7 @@ export function mountSignedInMcp(router: Router, guard: OriginGuard, deps: Signe
     // The token replaces the Bearer secret: on this path a Bearer is always an access token.
     signedIn.set(req, { ...deps.credentials(req), bearer: undefined, accessToken: { token, resource, scopes: check.grant.scopes } });
     try {
-      await deps.serve(req, res, toolsetsOf(new URLSearchParams(rawQuery)));
+      await deps.serve(req, res, toolsetsOf(new URLSearchParams(rawQuery), req));
     } catch {
       if (!res.headersSent) sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
       else res.destroy();

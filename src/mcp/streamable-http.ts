@@ -27,7 +27,7 @@ import { answerOnSession, plainSessionCall } from './session-direct.js';
 import type { McpSessionStore, StoredSession } from '../store/mcp-sessions.js';
 
 export interface SessionFactory {
-  /** A fresh MCP server for a new session, seeing `toolsets` (empty = all), with its shared state when stored. */
+  /** A fresh MCP server for a new session, seeing `toolsets` (tool-surface.ts), with its shared state when stored. */
   (toolsets: string[], state?: SessionState): Server;
 }
 
@@ -184,6 +184,7 @@ export class StreamableHttpEndpoint {
           return null;
         }
         held.state?.syncLogin?.(stored.login);
+        held.state?.syncToolsets?.(stored.toolsets);
         await held.state?.adopt?.(stored.subscriptions);
       } catch (err) {
         // The database is unreachable: the copy held here goes on serving.
@@ -340,6 +341,7 @@ export class StreamableHttpEndpoint {
             subscriptions: stored.subscriptions,
             saveLogin: (login) => store.setLogin(id, login),
             saveSubscriptions: (uris) => store.setSubscriptions(id, uris),
+            saveToolsets: (toolsets) => store.setToolsets(id, toolsets),
           }
         : undefined;
     const transport = new HttpSessionTransport(id, this.opts.resume);

@@ -55,7 +55,8 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
   const server = new Server(SERVER_INFO, {
     // Modern clients subscribe with subscriptions/listen (served by the SDK from the feed), legacy ones with
     // resources/subscribe below.
-    capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {}, completions: {}, extensions: SERVER_EXTENSIONS },
+    // A lasting connection's list grows when tools_find enables a toolset on it; a modern HTTP request's never changes.
+    capabilities: { tools: { listChanged: session !== undefined }, resources: { subscribe: true }, prompts: {}, completions: {}, extensions: SERVER_EXTENSIONS },
     instructions: INSTRUCTIONS,
     // A signed-in caller's tool list depends on its token's scopes: its own to keep.
     cacheHints: credentials.accessToken?.scopes ? { ...CACHE_HINTS, 'tools/list': { ...CACHE_HINTS['tools/list'], cacheScope: 'private' } } : CACHE_HINTS,
@@ -63,7 +64,7 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     requestState: { verify: (state, ctx) => stateCodec.verify(state, ctx) },
   });
   if (era === 'modern') discoverBothEras(server);
-  const m = mcpMethods(catalog, toolsets);
+  const m = mcpMethods(catalog, toolsets, session);
   // The Tasks extension is negotiated per request, which only the 2026-07-28 era does.
   const tasks = era === 'modern' ? serveTasks(server, catalog, creds) : undefined;
   /** A modern request declares its capabilities in its own envelope; a legacy connection did at initialize. */
@@ -102,7 +103,9 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     try {
       const progress = progressReporter(ctx.mcpReq._meta?.progressToken, (n) => ctx.mcpReq.notify(n));
       const followsWork = tasks !== undefined && acceptsTasks(ctx.mcpReq.envelope);
+      const enabledBefore = session?.enabledToolsets?.length ?? 0;
       const result = await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, creds(), { signal: ctx.mcpReq.signal, confirm, progress, followsWork, session }));
+      if ((session?.enabledToolsets?.length ?? 0) !== enabledBefore) await server.sendToolListChanged().catch(() => undefined);
       return tasks ? await tasks.offer(req.params.name, result, ctx.mcpReq.envelope) : result;
     } catch (err) {
       if (!(err instanceof NeedsInput)) throw err;

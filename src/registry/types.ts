@@ -139,6 +139,11 @@ export interface ToolContext {
 /** What a lasting MCP connection remembers between calls: the vault_login handle it was bound to. */
 export interface McpSession {
   login?: string;
+  /**
+   * Toolsets tools_find enabled on this connection: tools/list shows them beside the chosen ones, and the server
+   * announces (and, for a shared session, stores) the change after the call.
+   */
+  enabledToolsets?: string[];
 }
 
 /** `done` out of `total` (when known) steps of a long call, with a short note. */

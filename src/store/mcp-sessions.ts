@@ -87,6 +87,11 @@ export class McpSessionStore {
     await this.db.run('UPDATE mcp_sessions SET login_sealed = ? WHERE id_hash = ?', [login ? seal(id, login) : null, hashOf(id)]);
   }
 
+  /** The session's selection, widened by tools_find (tool-surface.ts). */
+  async setToolsets(id: string, toolsets: string[]): Promise<void> {
+    await this.db.run('UPDATE mcp_sessions SET toolsets = ? WHERE id_hash = ?', [JSON.stringify(toolsets), hashOf(id)]);
+  }
+
   async setSubscriptions(id: string, uris: string[]): Promise<void> {
     await this.db.run('UPDATE mcp_sessions SET subscriptions = ? WHERE id_hash = ?', [JSON.stringify(uris), hashOf(id)]);
   }

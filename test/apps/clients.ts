@@ -16,14 +16,14 @@ export async function connect(connection: Connection, gw: { url: string; dataDir
   const client = new Client({ name: 'apps-test', version: '1' }, { versionNegotiation: { mode: MODES[modeOf(connection)] } });
   if (connection.startsWith('http')) {
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), secret ? { requestInit: { headers: { authorization: `Bearer ${secret}` } } } : {}),
+      new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp?toolsets=all`), secret ? { requestInit: { headers: { authorization: `Bearer ${secret}` } } } : {}),
     );
   } else {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
         args: [MAIN, 'mcp'],
-        env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, ...storeEnv(gw.dataDir), LOG_LEVEL: 'warn', ...(secret ? { AGENT_SECRET: secret } : {}) },
+        env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: gw.dataDir, ...storeEnv(gw.dataDir), LOG_LEVEL: 'warn', GATEWAY_MCP_TOOLSETS: 'all', ...(secret ? { AGENT_SECRET: secret } : {}) },
         stderr: 'pipe',
       }),
     );

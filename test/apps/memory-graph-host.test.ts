@@ -76,7 +76,7 @@ describe.skipIf(!hasChromium)('the memory graph view in a host (headless Chromiu
 
   it('draws the graph from the tool result and reads an entry through the host when it is clicked', async () => {
     client = new Client({ name: 'apps-host', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${alice.secret}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp?toolsets=all`), { requestInit: { headers: { authorization: `Bearer ${alice.secret}` } } }));
 
     // What a host does with a tool that names a view: find it in the listing, read the resource, apply its CSP.
     const tool = (await listAll(client)).find((t) => t.name === 'memory_graph')!;

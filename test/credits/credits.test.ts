@@ -137,7 +137,7 @@ describe('paying with credits', () => {
     const a = await register(gw.url, 'cr-mcp');
     await grant(a.handle, 2 * PRICE);
     const client = new Client({ name: 'credits', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${a.secret}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp?toolsets=all`), { requestInit: { headers: { authorization: `Bearer ${a.secret}` } } }));
     try {
       const r = (await client.callTool({ name: 'base_convert', arguments: convert })) as any;
       expect(r.isError).toBeFalsy();

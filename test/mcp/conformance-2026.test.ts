@@ -145,7 +145,7 @@ function readRun(dir: string): Map<string, Check[]> {
 
 /** Runs a revision's whole set in one CLI process; a failing scenario makes it exit non-zero, so that is read, not thrown. */
 async function runRevision(url: string, revision: Revision, dir: string): Promise<Map<string, Check[]>> {
-  await run(process.execPath, [CLI, 'server', '--url', `${url}/mcp`, '--requirements', revision, '-o', dir], { timeout: 240_000, maxBuffer: 64 * 1024 * 1024 }).catch((err: { code?: unknown }) => {
+  await run(process.execPath, [CLI, 'server', '--url', `${url}/mcp?toolsets=default,conformance`, '--requirements', revision, '-o', dir], { timeout: 240_000, maxBuffer: 64 * 1024 * 1024 }).catch((err: { code?: unknown }) => {
     if (typeof err.code !== 'number') throw err;
   });
   return readRun(dir);

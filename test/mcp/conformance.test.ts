@@ -87,7 +87,7 @@ describe('MCP conformance suite (@modelcontextprotocol/conformance)', () => {
   });
 
   it.each(PASSING)('%s passes', async (scenario) => {
-    const { stdout } = await run(process.execPath, [CONFORMANCE, 'server', '--url', `${gw.url}/mcp`, '--scenario', scenario], {
+    const { stdout } = await run(process.execPath, [CONFORMANCE, 'server', '--url', `${gw.url}/mcp?toolsets=default,conformance`, '--scenario', scenario], {
       timeout: 60_000,
     });
     const m = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(stdout);

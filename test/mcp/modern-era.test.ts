@@ -38,7 +38,9 @@ describe('the 2026-07-28 era (v2 client pinned)', () => {
       names.push(...page.tools.map((t) => t.name));
       cursor = page.nextCursor;
     } while (cursor);
-    expect(names).toContain('memory_put');
+    // The default surface: memory_put, called below, is one tools_find away and callable all the same.
+    expect(names).toContain('tools_find');
+    expect(names).not.toContain('memory_put');
     // The MCP-only verbs are listed here (and only here: REST answers 404 for them, tested with each verb).
     for (const verb of ['gen_image', 'research', 'browse', 'memory', 'coach', 'vault_login', 'vault_logout']) {
       expect(names).toContain(verb);

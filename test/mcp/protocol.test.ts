@@ -93,7 +93,7 @@ describe('Streamable HTTP transport rules', () => {
 describe('tools/list paging and toolsets', () => {
   it('pages with nextCursor until every tool is seen, and rejects a bad cursor', async () => {
     const client = new Client({ name: 'pager', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp?toolsets=all`)));
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -114,7 +114,7 @@ describe('tools/list paging and toolsets', () => {
   it('narrows to ?toolsets= for the session', async () => {
     const client = new Client({ name: 'narrow', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp?toolsets=gateway`)));
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['gateway_info']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['gateway_info', 'tools_find']);
     await expect(client.callTool({ name: 'agent_register', arguments: { handle: 'nope-nope' } })).rejects.toThrow(/not found/);
     await client.close();
   });
@@ -137,7 +137,7 @@ describe('tools/list paging and toolsets', () => {
 
   it('refuses arguments a tool does not declare (422, named), as REST refuses unknown body fields', async () => {
     const client = new Client({ name: 'strict', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp?toolsets=all`)));
     const r = await client.callTool({ name: 'slugify', arguments: { text: 'Hello World', seperator: '_' } });
     expect(r.isError).toBe(true);
     expect((r.structuredContent as any).status).toBe(422);

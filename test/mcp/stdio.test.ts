@@ -29,7 +29,9 @@ describe('MCP over stdio (official SDK client, spawned built entry)', () => {
     const anon = await spawnClient({});
     expect(anon.getServerVersion()?.name).toBe('agent-gateway');
     const names = (await anon.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['agent_register', 'whoami', 'agent_delete']));
+    // The default surface lists the first tools; the rest (agent_delete below) stay callable.
+    expect(names).toEqual(expect.arrayContaining(['agent_register', 'whoami', 'tools_find']));
+    expect(names).not.toContain('agent_delete');
     const reg = await anon.callTool({ name: 'agent_register', arguments: { handle: 'stdio-agent' } });
     const { secret } = reg.structuredContent as { secret: string };
     const denied = await anon.callTool({ name: 'whoami', arguments: {} });
@@ -49,7 +51,7 @@ describe('MCP over stdio (official SDK client, spawned built entry)', () => {
   it('narrows tools with GATEWAY_MCP_TOOLSETS', async () => {
     const client = await spawnClient({ GATEWAY_MCP_TOOLSETS: 'gateway' });
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(['gateway_info']);
+    expect(names).toEqual(['gateway_info', 'tools_find']);
     const r = await client.callTool({ name: 'agent_register', arguments: { handle: 'hidden-tool' } }).catch((e: Error) => e);
     expect(r).toBeInstanceOf(Error);
     await client.close();

@@ -68,6 +68,10 @@ describe.skipIf(!hasPostgres)('a legacy MCP session moving between three instanc
     const updated: string[] = [];
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
 
+    // tools_find widens the session's list; every instance the session lands on lists what it enabled.
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('memory_get');
+    const found = await client.callTool({ name: 'tools_find', arguments: { toolset: 'memory' } });
+    expect((found.structuredContent as { enabled: string[] }).enabled).toEqual(['memory']);
     for (let i = 0; i < 3; i++) {
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name)).toContain('memory_get');

@@ -107,7 +107,7 @@ describe.skipIf(!hasChromium)('OAuth sign-in for /mcp/agent, in Chromium', () =>
     const tokens = await obtainTokens(ctx, { gatewayUrl: gw.url, client, resource: mcpAgent }, alice, 'read write');
     const headers = { authorization: `Bearer ${tokens.access_token}` };
     const v2 = new ClientV2({ name: 'oauth-v2', version: '1' });
-    await v2.connect(new TransportV2(new URL(mcpAgent), { requestInit: { headers } }));
+    await v2.connect(new TransportV2(new URL(mcpAgent), { requestInit: { headers: { ...headers, 'x-mcp-toolsets': 'all' } } }));
     const me = await v2.callTool({ name: 'whoami', arguments: {} });
     expect(me.isError).toBeFalsy();
     expect(JSON.stringify(me.structuredContent)).toContain(alice.handle);
@@ -116,7 +116,7 @@ describe.skipIf(!hasChromium)('OAuth sign-in for /mcp/agent, in Chromium', () =>
     await v2.close();
 
     const v1 = new ClientV1({ name: 'oauth-v1', version: '1' });
-    await v1.connect(new TransportV1(new URL(mcpAgent), { requestInit: { headers } }));
+    await v1.connect(new TransportV1(new URL(mcpAgent), { requestInit: { headers: { ...headers, 'x-mcp-toolsets': 'all' } } }));
     const got = await v1.callTool({ name: 'memory_get', arguments: { namespace: 'notes', key: 'k' } });
     expect(got.isError).toBeFalsy();
     expect(JSON.stringify(got.structuredContent)).toContain('from oauth');
@@ -189,7 +189,7 @@ describe.skipIf(!hasChromium)('OAuth sign-in for /mcp/agent, in Chromium', () =>
       ['v1', new ClientV1({ name: 'oauth-read', version: '1' })],
     ] as const) {
       const headers = { authorization: `Bearer ${t.access_token}` };
-      await (c as ClientV2).connect(name === 'v2' ? new TransportV2(new URL(mcpAgent), { requestInit: { headers } }) : (new TransportV1(new URL(mcpAgent), { requestInit: { headers } }) as never));
+      await (c as ClientV2).connect(name === 'v2' ? new TransportV2(new URL(mcpAgent), { requestInit: { headers: { ...headers, 'x-mcp-toolsets': 'all' } } }) : (new TransportV1(new URL(mcpAgent), { requestInit: { headers: { ...headers, 'x-mcp-toolsets': 'all' } } }) as never));
       const tools = (await (c as ClientV2).listTools()).tools.map((x) => x.name);
       expect(tools, name).toContain('whoami');
       expect(tools, name).toContain('memory_get');
@@ -225,7 +225,7 @@ describe.skipIf(!hasChromium)('OAuth sign-in for /mcp/agent, in Chromium', () =>
     // Nothing was written.
     const full = await obtainTokens(ctx, { gatewayUrl: gw.url, client, resource: mcpAgent }, alice, 'read write');
     const c = new ClientV2({ name: 'oauth-rw', version: '1' });
-    await c.connect(new TransportV2(new URL(mcpAgent), { requestInit: { headers: { authorization: `Bearer ${full.access_token}` } } }));
+    await c.connect(new TransportV2(new URL(mcpAgent), { requestInit: { headers: { authorization: `Bearer ${full.access_token}`, 'x-mcp-toolsets': 'all' } } }));
     expect(JSON.stringify(await c.callTool({ name: 'memory_get', arguments: { namespace: 'notes', key: 'w' } }))).toContain('not_found');
     expect((await c.listTools()).tools.map((x) => x.name)).toContain('memory_put');
     await c.close();

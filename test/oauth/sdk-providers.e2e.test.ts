@@ -210,11 +210,14 @@ interface Sdk {
   isUnauthorized(err: unknown): boolean;
 }
 
+/** Every tool listed (the URL is the OAuth resource, so the header chooses), to see what each scope allows. */
+const EVERY_TOOL = { 'x-mcp-toolsets': 'all' };
+
 const SDKS: Sdk[] = [
   {
     name: 'v2',
     open(url, provider, fetchFn) {
-      const transport = new TransportV2(new URL(url), { authProvider: provider, fetch: fetchFn });
+      const transport = new TransportV2(new URL(url), { authProvider: provider, fetch: fetchFn, requestInit: { headers: EVERY_TOOL } });
       const client = new ClientV2({ name: 'host-v2', version: '1' });
       return {
         connect: () => client.connect(transport),
@@ -230,7 +233,7 @@ const SDKS: Sdk[] = [
   {
     name: 'v1',
     open(url, provider, fetchFn) {
-      const transport = new TransportV1(new URL(url), { authProvider: provider, fetch: fetchFn });
+      const transport = new TransportV1(new URL(url), { authProvider: provider, fetch: fetchFn, requestInit: { headers: EVERY_TOOL } });
       const client = new ClientV1({ name: 'host-v1', version: '1' });
       return {
         connect: () => client.connect(transport),

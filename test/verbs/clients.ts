@@ -28,7 +28,7 @@ const wrap = (c: Client): VerbClient => ({
 
 export async function httpClient(url: string, mode: Mode, secret?: string): Promise<VerbClient> {
   const c = new Client({ name: 'verbs', version: '1' }, { versionNegotiation: { mode: MODES[mode] } });
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), secret ? { requestInit: { headers: { authorization: `Bearer ${secret}` } } } : {}));
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp?toolsets=all`), secret ? { requestInit: { headers: { authorization: `Bearer ${secret}` } } } : {}));
   return wrap(c);
 }
 
@@ -39,7 +39,7 @@ export async function stdioClient(dataDir: string, secret: string, mode: Mode = 
     new StdioClientTransport({
       command: process.execPath,
       args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, ...storeEnv(dataDir), LOG_LEVEL: 'warn', AGENT_SECRET: secret, ...env },
+      env: { PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, ...storeEnv(dataDir), LOG_LEVEL: 'warn', AGENT_SECRET: secret, GATEWAY_MCP_TOOLSETS: 'all', ...env },
       stderr: 'pipe',
     }),
   );
