@@ -27,7 +27,7 @@ export const SERVER_VERSION = '1.6.0';
 export const SERVER_INFO = { name: SERVER_NAME, title: 'Agent Gateway', version: SERVER_VERSION };
 export const INSTRUCTIONS =
   'Agent Gateway: a persistent home for stateless agents. Register with agent_register (the secret is shown ' +
-  'once), then send it as Authorization: Bearer on owner tools. Call gateway_info for an overview.';
+  'once), then send it as Authorization: Bearer on owner tools. Call gateway_info for an overview, and tools_find when no listed tool fits: the list is short, the gateway has about 150 more tools.';
 
 
 /**

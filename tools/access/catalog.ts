@@ -16,7 +16,7 @@ export const toolsCatalog = defineTool({
   toolset: 'tools',
   description:
     'The calculators callable at POST /tools/{name}: input schemas, prices and count. Not the full tool surface: ' +
-    'MCP tools/list at /mcp has every tool, and /openapi.json every REST route.',
+    'MCP at /mcp has every tool (its default list is short: tools_find or ?toolsets=all shows the rest), and /openapi.json every REST route.',
   input: z.object({}),
   auth: 'public',
   annotations: { readOnlyHint: true },
@@ -37,7 +37,7 @@ export const toolsCatalog = defineTool({
       tools,
       count: tools.length,
       complete: false,
-      note: 'This catalogue lists only the calculators. It is not the full tool surface: MCP tools/list shows every tool.',
+      note: 'This catalogue lists only the calculators. It is not the full tool surface: MCP at /mcp?toolsets=all lists every tool.',
       full_surface: { mcp: `${base}/mcp`, openapi: `${base}/openapi.json`, toolbelt: `${base}/toolbelt` },
       payment: {
         api_key: `X-API-Key header; free keys at POST ${base}/keys/issue`,

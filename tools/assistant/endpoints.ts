@@ -28,7 +28,7 @@ export const ENDPOINTS: EndpointDoc[] = [
     method: 'POST',
     path: '/mcp',
     description:
-      'Model Context Protocol over Streamable HTTP (tools/list, tools/call for every tool; ?toolsets= narrows the list); legacy SSE at ' +
+      'Model Context Protocol over Streamable HTTP (tools/list shows a short default list and tools/call takes every tool; tools_find finds the rest, ?toolsets=all lists all); legacy SSE at ' +
       '/mcp/sse; stdio with `npx agent-gateway mcp`.',
     keywords: 'mcp model context protocol claude host connect tools list stdio sse',
   },

@@ -80,7 +80,7 @@ function capabilities(hits: Ranked[]): Answer {
 function noMatch(ctx: ToolContext, hits: Ranked[]): Answer {
   const text =
     'I could not match that to anything this gateway does. Ask "what can you do?" for an overview, or name a task such as ' +
-    `"how do I remember something between sessions?"; every tool is listed by MCP tools/list at ${ctx.config.baseUrl}/mcp.`;
+    `"how do I remember something between sessions?"; every tool is listed by MCP tools/list at ${ctx.config.baseUrl}/mcp?toolsets=all, and tools_find finds one by need.`;
   return { kind: 'no_match', text, results: hits };
 }
 

@@ -24,6 +24,12 @@ export const gatewayInfo = defineTool({
       version: GATEWAY_VERSION,
       description: 'A persistent home for stateless agents: identity, memory, artifacts, jobs, wall, calculators.',
       toolsets: [...toolsets].sort().map(([name, tools]) => ({ name, tools })),
+      // MCP lists a short default surface; the rest is one step away.
+      mcp_tool_list: {
+        default: 'the MCP verbs, agent_register, whoami, start, gateway_info and tools_find',
+        more: 'tools_find finds tools by need and adds their toolsets to a lasting connection',
+        choose: `${base}/mcp?toolsets=<names>|all (or the X-MCP-Toolsets header; GATEWAY_MCP_TOOLSETS for stdio)`,
+      },
       endpoints: {
         rest: base,
         openapi: `${base}/openapi.json`,
