@@ -1,6 +1,9 @@
 // The pattern rules as data: YAML files in ast-grep's own rule format, one file per vulnerability class and language
-// (rules/<language>/<class>.yml, several rules in a file as YAML documents separated by `---`). Read and checked
-// once when the engine loads: a bad file stops it with the file's name, never a review that silently skips a rule.
+// (rules/<language>/<class>.yml, several rules in a file as YAML documents separated by `---`). Utility rules that
+// several classes share (what a constant is, what request data is) live in rules/<language>/utils/*.yml, as
+// ast-grep's global utility rules do (`id` and `rule`); a rule gets the ones it names (`matches:`), and its own
+// `utils` win over them. Read and checked once when the engine loads: a bad file stops it with the file's name,
+// never a review that silently skips a rule.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -67,10 +70,12 @@ export function loadRules(dir: string): Record<AstGrepLanguage, PatternRule[]> {
     if (!fs.statSync(folder).isDirectory()) continue;
     const where = path.relative(path.dirname(dir), folder);
     if (!isAstGrepLanguage(language)) throw new RuleFileError(where, `"${language}" is not a language the ast-grep engine parses (${Object.keys(AST_GREP_LANGUAGES).join(', ')}).`);
+    const shared = fs.existsSync(path.join(folder, UTILS_DIR)) ? readUtilFiles(path.join(folder, UTILS_DIR), path.join(where, UTILS_DIR), language) : {};
     for (const name of fs.readdirSync(folder).sort()) {
+      if (name === UTILS_DIR) continue;
       const file = path.join(where, name);
       if (!name.endsWith('.yml')) throw new RuleFileError(file, 'rule files end in .yml.');
-      for (const rule of readRuleFile(path.join(folder, name), file, language)) {
+      for (const rule of readRuleFile(path.join(folder, name), file, language, shared)) {
         if (ids.has(rule.id)) throw new RuleFileError(file, `rule id "${rule.id}" is used twice.`);
         ids.add(rule.id);
         out[language].push(rule);
@@ -81,24 +86,78 @@ export function loadRules(dir: string): Record<AstGrepLanguage, PatternRule[]> {
 }
 
 /** The rules of one file: parsed, each field checked, and each rule compiled once by ast-grep. */
-export function readRuleFile(fullPath: string, file: string, language: AstGrepLanguage): PatternRule[] {
-  const docs = parseAllDocuments(fs.readFileSync(fullPath, 'utf8'));
-  if (!Array.isArray(docs) || docs.length === 0) throw new RuleFileError(file, 'no rule in it.');
+export function readRuleFile(fullPath: string, file: string, language: AstGrepLanguage, shared: Utils = {}): PatternRule[] {
+  const docs = yamlDocs(fullPath, file);
   const cls = path.basename(file, '.yml');
-  return docs.map((d, i) => {
-    const at = docs.length > 1 ? ` (rule ${i + 1})` : '';
-    if (d.errors.length > 0) throw new RuleFileError(file, `YAML${at}: ${d.errors[0]!.message}`);
-    const doc: unknown = d.toJS();
-    if (!isObject(doc)) throw new RuleFileError(file, `rule${at} is not a mapping.`);
+  return docs.map(({ doc }, i) => {
     try {
-      return checkRule(doc, language, cls, file);
+      return checkRule(doc, language, cls, file, shared);
     } catch (e) {
       throw new RuleFileError(file, `${typeof doc.id === 'string' ? doc.id : `rule ${i + 1}`}: ${(e as Error).message}`);
     }
   });
 }
 
-function checkRule(doc: Doc, language: AstGrepLanguage, cls: string, file: string): PatternRule {
+type Utils = Record<string, unknown>;
+/** The folder of a language's shared utility rules. */
+const UTILS_DIR = 'utils';
+const UTIL_KEYS = new Set(['id', 'language', 'rule', 'utils']);
+
+/** A file's YAML documents, each a mapping; `at` names the document in errors when there are several. */
+function yamlDocs(fullPath: string, file: string): { doc: Doc; at: string }[] {
+  const docs = parseAllDocuments(fs.readFileSync(fullPath, 'utf8'));
+  if (!Array.isArray(docs) || docs.length === 0) throw new RuleFileError(file, 'no rule in it.');
+  return docs.map((d, i) => {
+    const at = docs.length > 1 ? ` (rule ${i + 1})` : '';
+    if (d.errors.length > 0) throw new RuleFileError(file, `YAML${at}: ${d.errors[0]!.message}`);
+    const doc: unknown = d.toJS();
+    if (!isObject(doc)) throw new RuleFileError(file, `rule${at} is not a mapping.`);
+    return { doc, at };
+  });
+}
+
+/** A language's shared utility rules: `id` and `rule` (and `utils` of their own, shared too), each id once. */
+function readUtilFiles(folder: string, where: string, language: AstGrepLanguage): Utils {
+  const out: Utils = {};
+  const add = (file: string, id: string, rule: unknown) => {
+    if (Object.hasOwn(out, id)) throw new RuleFileError(file, `utility "${id}" is defined twice.`);
+    if (!isObject(rule)) throw new RuleFileError(file, `utility "${id}": its rule must be a mapping.`);
+    out[id] = rule;
+  };
+  for (const name of fs.readdirSync(folder).sort()) {
+    const file = path.join(where, name);
+    if (!name.endsWith('.yml')) throw new RuleFileError(file, 'rule files end in .yml.');
+    for (const { doc, at } of yamlDocs(path.join(folder, name), file)) {
+      const unknown = Object.keys(doc).filter((k) => !UTIL_KEYS.has(k));
+      if (unknown.length) throw new RuleFileError(file, `utility${at}: unknown key ${unknown.join(', ')}.`);
+      if (typeof doc.id !== 'string' || !/^[\w-]+$/.test(doc.id)) throw new RuleFileError(file, `utility${at}: "id" must be a name (letters, digits, - and _).`);
+      if (doc.language !== undefined && String(doc.language).toLowerCase() !== AST_GREP_LANGUAGES[language]) throw new RuleFileError(file, `${doc.id}: language must be ${AST_GREP_LANGUAGES[language]} (the folder's).`);
+      add(file, doc.id, doc.rule);
+      if (doc.utils !== undefined) {
+        if (!isObject(doc.utils)) throw new RuleFileError(file, `${doc.id}: "utils" must be a mapping.`);
+        for (const [id, rule] of Object.entries(doc.utils)) add(file, id, rule);
+      }
+    }
+  }
+  return out;
+}
+
+/** The shared utilities a rule names, directly or through other shared ones, less those it defines itself. */
+function sharedUtilsFor(rule: unknown, own: Utils, shared: Utils, constraints?: unknown): Utils {
+  const out: Utils = {};
+  const visit = (node: unknown) => {
+    for (const m of JSON.stringify(node).matchAll(/"matches":"([\w-]+)"/g)) {
+      const id = m[1]!;
+      if (Object.hasOwn(own, id) || Object.hasOwn(out, id) || !Object.hasOwn(shared, id)) continue;
+      out[id] = shared[id];
+      visit(shared[id]);
+    }
+  };
+  visit([rule, own, constraints ?? null]);
+  return out;
+}
+
+function checkRule(doc: Doc, language: AstGrepLanguage, cls: string, file: string, shared: Utils = {}): PatternRule {
   const unknown = Object.keys(doc).filter((k) => !TOP_KEYS.has(k));
   if (unknown.length) throw new Error(`unknown key ${unknown.join(', ')}.`);
   const text = (k: string) => {
@@ -122,7 +181,9 @@ function checkRule(doc: Doc, language: AstGrepLanguage, cls: string, file: strin
   if (doc.fix !== undefined && typeof doc.fix !== 'string') throw new Error('"fix" is a rewrite template (a string).');
   if (!isObject(doc.rule)) throw new Error('"rule" must be a mapping.');
   for (const k of ['constraints', 'utils'] as const) if (doc[k] !== undefined && !isObject(doc[k])) throw new Error(`"${k}" must be a mapping.`);
-  const config = { rule: doc.rule, ...(doc.constraints ? { constraints: doc.constraints } : {}), ...(doc.utils ? { utils: doc.utils } : {}) } as NapiConfig;
+  const own = (doc.utils ?? {}) as Utils;
+  const utils = { ...sharedUtilsFor(doc.rule, own, shared, doc.constraints), ...own };
+  const config = { rule: doc.rule, ...(doc.constraints ? { constraints: doc.constraints } : {}), ...(Object.keys(utils).length ? { utils } : {}) } as NapiConfig;
   // ast-grep checks the rule (keys, kinds, regexes, utilities) when it first runs it: run it once on empty code.
   parse(AST_GREP_LANGUAGES[language], '').root().findAll(config);
   return { id, language, class: cls, severity, category, ...(typeof cwe === 'string' ? { cwe } : {}), message: text('message'), note: text('note'), ...(typeof doc.fix === 'string' ? { fix: doc.fix } : {}), config, file };
