@@ -11,7 +11,7 @@ import { reviewConfig } from './js-plugins.js';
 import { PATTERN_RULES } from './js-pattern-rules.js';
 import { PLUGIN_RULES, type RuleInfo } from './js-rules.js';
 import { stripTypes } from './js-ts-strip.js';
-import { withOriginalText } from './js-ts-types.js';
+import { TypeAnnotations, withOriginalText } from './js-ts-types.js';
 import { taintFindings } from './taint/analyze.js';
 
 const RULES: Record<string, RuleInfo> = { ...PLUGIN_RULES, ...PATTERN_RULES };
@@ -68,7 +68,11 @@ export function lintJs(code: string, typescript: boolean, options: { jsx?: boole
     }
     findings.push(f);
   }
-  if (run.parsed) findings.push(...taintFindings(l.getSourceCode()!, { unsafeRegex, clientParams: new Set(clientParams) }));
+  if (run.parsed) {
+    const sc = l.getSourceCode()!;
+    const types = typescript && sc.text.length === code.length ? new TypeAnnotations(code, sc.text) : undefined;
+    findings.push(...taintFindings(sc, { unsafeRegex, clientParams: new Set(clientParams), types }));
+  }
   return { findings };
 }
 
@@ -88,6 +92,11 @@ function stripTs(code: string, jsx: boolean): { code: string; clientParams?: str
       const tsx = stripTypes(code, true);
       if ('code' in tsx) return tsx;
     }
+    // amaro refuses what is a slip rather than a type (a name declared twice, `await` or `return` outside a
+    // function): stripped by the grammar instead, the file goes to ESLint, which reports the slip and, where
+    // parse() can neutralise it, checks the rest, as it does for JavaScript.
+    const tolerant = stripTypes(code, false);
+    if ('code' in tolerant) return tolerant;
     return { syntax: e.message ?? 'invalid syntax' };
   }
 }

@@ -3,7 +3,8 @@
 // grammar (@ast-grep/napi's built-in parsers), putting spaces where the types were so that every line and column
 // stays the same, as amaro does. What remains is JavaScript (with JSX) for ESLint. Two pieces of code go too, as no
 // rule looks into them: an enum's declaration (its uses stay, as names) and a namespace's header (its body stays,
-// as a block).
+// as a block). TypeScript's CommonJS forms are read as JavaScript of the same length: `import x = require('m')` and
+// `import A = B.C` as `const  x = …`, `export = value` as `void     value`.
 import { Lang, parse, type SgNode } from '@ast-grep/napi';
 
 export type StripOutcome = { code: string; clientParams: string[] } | { unsupported: string } | { syntax: string };
@@ -25,6 +26,8 @@ export function stripTypes(code: string, jsx: boolean): StripOutcome {
   const error = root.find({ rule: { kind: 'ERROR' } });
   if (error) return { syntax: `syntax error at line ${error.range().start.line + 1}` };
   const cuts: [number, number][] = [];
+  /** Equal-length rewrites: the `import` of an import-equals declaration becomes `const `. */
+  const swaps: [number, string][] = [];
   const clientParams: string[] = [];
   const cut = (n: SgNode, from?: SgNode) => cuts.push([(from ?? n).range().start.index, n.range().end.index]);
   const visit = (n: SgNode): string | undefined => {
@@ -37,6 +40,19 @@ export function stripTypes(code: string, jsx: boolean): StripOutcome {
     }
     if (kind === 'enum_declaration') return void cut(n);
     const children = n.children();
+    const kw = children[0];
+    if (kw && (kw.kind() as string) === 'import' && (kind === 'import_alias' || children.some((c) => (c.kind() as string) === 'import_require_clause')) && !/^import\s+type\s/.test(n.text())) {
+      swaps.push([kw.range().start.index, 'const ']);
+      const parent = n.parent();
+      // export import A = B.C: the `export` goes (a declaration inside a namespace's block may not export).
+      if ((parent?.kind() as string | undefined) === 'export_statement') cut(parent!.children()[0]!);
+      return;
+    }
+    if (kind === 'export_statement' && (children[1]?.kind() as string | undefined) === '=') {
+      // export = value → void value (an expression statement, so that `export = function () {}` stays a function expression).
+      cuts.push([n.range().start.index, children[1]!.range().end.index]);
+      swaps.push([n.range().start.index, 'void']);
+    }
     if (kind === 'internal_module' || kind === 'module') {
       // namespace A.B { … } → { … }; `export` before it goes too.
       const body = children.find((c) => (c.kind() as string) === 'statement_block');
@@ -102,12 +118,13 @@ export function stripTypes(code: string, jsx: boolean): StripOutcome {
   };
   const refused = visit(root);
   if (refused) return { unsupported: `TypeScript ${refused} (code, not types) are not stripped` };
-  return { code: blank(code, cuts), clientParams };
+  return { code: blank(code, cuts, swaps), clientParams };
 }
 
-/** Spaces over each range, newlines kept, so positions hold. */
-function blank(code: string, cuts: [number, number][]): string {
+/** Spaces over each range, newlines kept, and the rewrites in place, so positions hold. */
+function blank(code: string, cuts: [number, number][], swaps: [number, string][]): string {
   const chars = code.split('');
   for (const [a, b] of cuts) for (let i = a; i < b; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+  for (const [at, text] of swaps) for (let i = 0; i < text.length; i++) chars[at + i] = text[i]!;
   return chars.join('');
 }

@@ -10,6 +10,8 @@ import { calleeName, dotted, propertyName, staticString, variableOf } from '../j
 import { isRegExpValue, sinkApplies } from './checks.js';
 import { CLEAN, type Label, union, Values, type VarKey } from './label.js';
 import { exitsAlways, isRouteHandler } from './shape.js';
+import { typedRole } from './types.js';
+import type { TypeAnnotations } from '../js-ts-types.js';
 import { ARCHIVE_ENTRY_NAME, FAMILY_INFO, KOA_CONTEXT_NAME, REQUEST_NAME, RESPONSE_NAME, SINKS, type TaintFamily } from './table.js';
 
 type AnyNode = ESTree.Node & { parent?: AnyNode };
@@ -17,6 +19,8 @@ type AnyNode = ESTree.Node & { parent?: AnyNode };
 const MUTATORS = /^(push|unshift|splice|concat|set|append|add|assign|fill)$/;
 /** Calls that check a value: their passing branch holds a clean value. */
 const VALIDATOR = /^(is[A-Z_]\w*|valid\w*|validate\w*|check\w*|allow\w*|isAllowed\w*|isSafe\w*|includes|has|startsWith|endsWith|test|match)$/;
+/** Checks of a value's type or presence (TypeScript's type guards, lodash's): a string that passed is any string. */
+const TYPE_CHECK = /^is(Str|String|NonEmptyString|Text|Object|PlainObject|Obj|Array|Defined|Present|Empty|NotEmpty|NonEmpty|Nil|Null|Undefined|Truthy|Set|Record)$/;
 
 
 export interface TaintOptions {
@@ -24,6 +28,8 @@ export interface TaintOptions {
   unsafeRegex: Set<string>;
   /** Parameters a decorator fills with the request's data (`line:column`; see js-ts-strip.ts). */
   clientParams?: Set<string>;
+  /** A TypeScript file's annotations: parameters typed as a framework's request or response (taint/types.ts). */
+  types?: TypeAnnotations;
 }
 
 /** The findings of the source-to-sink check on a parsed file. */
@@ -163,7 +169,7 @@ class Walk {
       }
       case 'CallExpression': {
         const name = calleeName(test) ?? '';
-        if (!VALIDATOR.test(name)) return none;
+        if (!VALIDATOR.test(name) || TYPE_CHECK.test(name)) return none;
         const recv = test.callee.type === 'MemberExpression' ? test.callee.object : undefined;
         // x.startsWith('/'), x.match(re): the receiver; isSafe(x), list.includes(x), re.test(x): the arguments.
         const subject = /^(startsWith|endsWith|match)$/.test(name) ? key(recv) : test.arguments.flatMap((a) => key(a));
@@ -197,11 +203,10 @@ class Walk {
     for (const p of node.params) {
       const n = name(p);
       if (!n) continue;
-      if (this.options.clientParams?.has(`${p.loc!.start.line}:${p.loc!.start.column}`)) {
-        set(p, 'client-value');
-        continue;
-      }
-      if (KOA_CONTEXT_NAME.test(n)) set(p, 'koa');
+      const typed = this.v.roleOf(p) ? undefined : typedRole(this.options.types, p);
+      if (this.options.clientParams?.has(`${p.loc!.start.line}:${p.loc!.start.column}`)) set(p, 'client-value');
+      else if (typed) set(p, typed);
+      else if (KOA_CONTEXT_NAME.test(n)) set(p, 'koa');
       else if (ARCHIVE_ENTRY_NAME.test(n)) set(p, 'archive-entry');
       else if (REQUEST_NAME.test(n) && p !== a && !this.v.roleOf(p)) set(p, 'request');
     }
