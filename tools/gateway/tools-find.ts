@@ -2,7 +2,7 @@
 // in its own words (BM25 over each tool's name, title, description and toolset, with stemming), answers their full
 // definitions so the model can call one at once, and on a lasting connection (a 2025-era session, stdio) enables
 // their toolsets, which the MCP server then announces with notifications/tools/list_changed.
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
@@ -19,15 +19,17 @@ interface Doc {
   toolset: string;
 }
 
-/** Indexes per tool list: the registry's list is fixed once the gateway is built. */
-const indexes = new WeakMap<readonly Tool[], MiniSearch<Doc>>();
+/** Indexes per gateway (its services), built on the first search: the tool list is fixed once the gateway is built. */
+const indexes = new WeakMap<object, MiniSearch<Doc>>();
 
-function indexOf(tools: readonly Tool[]): MiniSearch<Doc> {
-  let index = indexes.get(tools);
+/** MiniSearch is loaded on the first search, not at start-up (test/startup-imports.test.ts). */
+async function indexOf(owner: object, tools: readonly Tool[]): Promise<MiniSearch<Doc>> {
+  let index = indexes.get(owner);
   if (!index) {
+    const { default: MiniSearch } = await import('minisearch');
     index = new MiniSearch<Doc>({ fields: ['words', 'description', 'toolset'], idField: 'id', processTerm, searchOptions: { boost: { words: 3, toolset: 2 }, prefix: true, fuzzy: 0.2 } });
     index.addAll(tools.map((t) => ({ id: t.name, words: `${t.name.replace(/_/g, ' ')} ${t.title ?? ''}`, description: t.description, toolset: t.toolset })));
-    indexes.set(tools, index);
+    indexes.set(owner, index);
   }
   return index;
 }
@@ -49,7 +51,7 @@ export const toolsFind = defineTool({
   }),
   auth: 'public',
   annotations: { readOnlyHint: true, idempotentHint: true },
-  handler: (input, ctx) => {
+  handler: async (input, ctx) => {
     if (!input.need && !input.toolset) throw new GatewayError('validation_error', 'Give `need` (what you want to do) or `toolset` (a toolset name).');
     const tools = ctx.services.listTools().filter((t) => t.expose.mcp);
     let found: Tool[];
@@ -61,7 +63,7 @@ export const toolsFind = defineTool({
       }
     } else {
       const byName = new Map(tools.map((t) => [t.name, t]));
-      found = indexOf(tools)
+      found = (await indexOf(ctx.services, tools))
         .search(input.need!)
         .slice(0, input.limit)
         .map((hit) => byName.get(hit.id)!);
