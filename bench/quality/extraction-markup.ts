@@ -65,27 +65,60 @@ function isScalar(written: string, v: Json): boolean {
   return forms(written).some((f) => want.includes(fold(f)) || (typeof v === 'number' && Number(f) === v));
 }
 
+/** A markup as read: its syntax, its elements by id (for itemref), its items by identifier (for RDF identity). */
+interface Markup {
+  syntax: Syntax;
+  byId: Map<string, Node>;
+  byIri: Map<string, Node[]>;
+}
+
+const resolved = (v: string): string | undefined => {
+  try {
+    return /\s/.test(v.trim()) ? undefined : new URL(v.trim(), PAGE_URL).href;
+  } catch {
+    return undefined;
+  }
+};
+
+/** An item's identifier (microdata's itemid; RDFa's subject), or the URL a property links to; resolved. */
+function iriOf(el: Node, syntax: Syntax): string | undefined {
+  if (attr(el, ITEM[syntax]) === null) return resolved(valueOf(el, syntax));
+  const id = ID_ATTRS[syntax].map((a) => attr(el, a)).find((v) => v !== null);
+  return id ? resolved(id) : undefined;
+}
+
 /**
  * Whether the markup states a JSON-LD value where the JSON-LD puts it, read from the markup alone by the syntax's
  * rules (never from what the engines extract): a scalar is stated by an element carrying the property whose value
- * (valueOf) is the scalar, or by an item there whose identifier or `name` states it; an object by one such element
- * whose types (itemtype, typeof) include its @type, whose identifier attributes give its @id, and inside which (or
- * in what its itemref names), outside nested items, each of its other properties is stated so; a list when each
- * of its values is.
+ * (valueOf) is the scalar, or by an item there whose identifier or `name` states it; an object by one such element,
+ * read with every item of the same identifier (RDF: a node is its IRI; a link to it points at it), whose types
+ * (itemtype, typeof) include its @type, whose identifier attributes give its @id, and inside which (or in what its
+ * itemref names), outside nested items, each of its other properties is stated so; a list when each of its values
+ * is, each by an element of its own.
  */
-function statedAt(expected: Json, carriers: Node[], syntax: Syntax, byId: Map<string, Node>): boolean {
-  if (Array.isArray(expected)) return expected.every((e) => statedAt(e, carriers, syntax, byId));
+function statedAt(expected: Json, carriers: Node[], m: Markup): boolean {
+  if (Array.isArray(expected)) {
+    // Each value of a list by an element of its own (three JSON-LD names are not stated by two elements).
+    const used = new Set<Node>();
+    return expected.every((e) => {
+      const by = carriers.find((c) => !used.has(c) && statedAt(e, [c], m));
+      if (by) used.add(by);
+      return !!by;
+    });
+  }
   if (expected === null) return true;
-  const identifies = (el: Node, v: Json) => ID_ATTRS[syntax].some((a) => attr(el, a) !== null && isScalar(attr(el, a)!, v));
+  const identifies = (el: Node, v: Json) => ID_ATTRS[m.syntax].some((a) => attr(el, a) !== null && isScalar(attr(el, a)!, v));
   return carriers.some((el) => {
     if (!isObj(expected)) {
-      if (attr(el, ITEM[syntax]) === null) return isScalar(valueOf(el, syntax), expected);
-      return identifies(el, expected) || statedAt(expected, within(el, 'name', syntax, byId), syntax, byId);
+      if (attr(el, ITEM[m.syntax]) === null) return isScalar(valueOf(el, m.syntax), expected);
+      return identifies(el, expected) || statedAt(expected, within(el, 'name', m), m);
     }
+    const iri = iriOf(el, m.syntax);
+    const same = [...new Set([el, ...((iri && m.byIri.get(iri)) || [])])];
     return Object.entries(expected).every(([k, x]) => {
-      if (k === '@type') return (Array.isArray(x) ? x : [x]).every((t) => words(attr(el, TYPES[syntax])).includes(local(String(t))));
-      if (k === '@id') return identifies(el, x);
-      return statedAt(x, within(el, k, syntax, byId), syntax, byId);
+      if (k === '@type') return (Array.isArray(x) ? x : [x]).every((t) => same.some((n) => words(attr(n, TYPES[m.syntax])).includes(local(String(t)))));
+      if (k === '@id') return same.some((n) => identifies(n, x));
+      return statedAt(x, same.flatMap((n) => within(n, k, m)), m);
     });
   });
 }
@@ -100,14 +133,14 @@ function carries(n: Node, name: string, syntax: Syntax): boolean {
 }
 
 /** The elements inside `el` (and in the subtrees its itemref names), outside nested items, that carry the property `name`. */
-function within(el: Node, name: string, syntax: Syntax, byId: Map<string, Node>): Node[] {
+function within(el: Node, name: string, m: Markup): Node[] {
   const out: Node[] = [];
-  const stack = [...Array.from(el.children), ...words(attr(el, 'itemref')).flatMap((id) => byId.get(id) ?? [])];
+  const stack = [...Array.from(el.children), ...words(attr(el, 'itemref')).flatMap((id) => m.byId.get(id) ?? [])];
   while (stack.length) {
     const n = stack.pop()!;
-    if (carries(n, name, syntax)) out.push(n);
+    if (carries(n, name, m.syntax)) out.push(n);
     // The properties of a nested item are its own (the microdata crawl and RDFa's new subject stop there).
-    if (attr(n, ITEM[syntax]) === null) stack.push(...Array.from(n.children));
+    if (attr(n, ITEM[m.syntax]) === null) stack.push(...Array.from(n.children));
   }
   return out;
 }
@@ -115,12 +148,12 @@ function within(el: Node, name: string, syntax: Syntax, byId: Map<string, Node>)
 /**
  * Whether the markup, in this syntax, states a property's JSON-LD value where the JSON-LD puts it: a top-level
  * property is stated by a property of a top-level item (microdata's itemscope without itemprop; RDFa's typeof
- * without property or rel, or the page under a vocab; an item whose property no item takes), or of any item when the JSON-LD has several nodes (a @graph:
- * a node may be nested in the markup).
+ * without property or rel, or the page under a vocab; an item whose property no item takes), or of any item when
+ * the JSON-LD has several nodes (a @graph: a node may be nested in the markup).
  */
 export function statedIn(markup: string, syntax: Syntax, nodes = 1): (property: string, expected: Json) => boolean {
   const { document } = parseHTML(page(markup));
-  const byId = new Map<string, Node>();
+  const m: Markup = { syntax, byId: new Map(), byIri: new Map() };
   const items: Node[] = [];
   const all = Array.from(document.querySelectorAll('*') as unknown as Iterable<Node>);
   const referenced = new Set(all.flatMap((el) => words(attr(el, 'itemref'))));
@@ -131,10 +164,11 @@ export function statedIn(markup: string, syntax: Syntax, nodes = 1): (property: 
     return false;
   })();
   for (const el of all) {
-    if (attr(el, 'id') !== null && !byId.has(attr(el, 'id')!)) byId.set(attr(el, 'id')!, el);
+    if (attr(el, 'id') !== null && !m.byId.has(attr(el, 'id')!)) m.byId.set(attr(el, 'id')!, el);
+    const iri = attr(el, ITEM[syntax]) !== null ? iriOf(el, syntax) : undefined;
+    if (iri) m.byIri.set(iri, [...(m.byIri.get(iri) ?? []), el]);
     if (syntax === 'rdfa' && attr(el, 'vocab') !== null) items.push(el);
     else if (attr(el, ITEM[syntax]) !== null && (nodes > 1 || !isProperty(el) || !taken(el))) items.push(el);
   }
-  return (property, expected) => statedAt(expected, [...new Set(items.flatMap((it) => within(it, property, syntax, byId)))], syntax, byId);
+  return (property, expected) => statedAt(expected, [...new Set(items.flatMap((it) => within(it, property, m)))], m);
 }
-

@@ -103,10 +103,16 @@ function schemaOf(v: Json): Schema {
   return { type: 'string' };
 }
 
-/** The schema a case asks with: the node's top-level properties (its own @type and @id are not asked). */
-export function schemaFor(node: Obj): Record<string, unknown> {
+/**
+ * The schema a case asks with: the node's top-level properties (its own @type and @id are not asked, nor scored).
+ * `ofType`: a node of a @graph also names its type (`"@type": {"enum": [...]}`), which picks the item among the
+ * page's several; without it, two nodes with the same properties would be the same question with two answers.
+ */
+export function schemaFor(node: Obj, ofType = false): Record<string, unknown> {
   const props = Object.entries(node).filter(([k]) => !k.startsWith('@'));
-  return { type: 'object', properties: Object.fromEntries(props.map(([k, v]) => [k, schemaOf(v)])) };
+  const types = ([] as Json[]).concat(node['@type'] ?? []).filter((t): t is string => typeof t === 'string').map(local);
+  const typed = ofType && types.length ? { '@type': { type: 'string', enum: types } } : {};
+  return { type: 'object', properties: { ...typed, ...Object.fromEntries(props.map(([k, v]) => [k, schemaOf(v)])) } };
 }
 
 
@@ -195,8 +201,8 @@ export interface Score {
   refused: string[];
 }
 
-/** Runs the engines (as `POST /extract` does without a model) on every example of a corpus in one syntax. */
-export function score(examples: SchemaOrgExample[], syntax: Syntax): Score {
+/** Runs the engines (as `POST /extract` does without a model) on every example of a corpus in one syntax; `graphTypes`: see schemaFor. */
+export function score(examples: SchemaOrgExample[], syntax: Syntax, { graphTypes = true } = {}): Score {
   const s: Score = { syntax, examples: 0, items: 0, properties: 0, matched: 0, stated: 0, statedMatched: 0, leaves: 0, leavesMatched: 0, misses: [], refused: [] };
   for (const ex of examples) {
     const markup = ex[syntax];
@@ -205,7 +211,7 @@ export function score(examples: SchemaOrgExample[], syntax: Syntax): Score {
     const nodes = expectedNodes(ex.jsonld);
     const stated = statedIn(markup, syntax, nodes.length);
     for (const node of nodes) {
-      const schema = schemaFor(node);
+      const schema = schemaFor(node, graphTypes && nodes.length > 1);
       if (!Object.keys(schema.properties as object).length) continue;
       const parsed = parseSchema(schema);
       if ('issues' in parsed) {

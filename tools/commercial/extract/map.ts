@@ -5,6 +5,7 @@
 // never guessed.
 import { coerce } from './coerce.js';
 import type { Entities, EntityKind, PatternKind } from './entities.js';
+import { mergedById } from './identity.js';
 import { namesFor, norm } from './names.js';
 import { fillField, pickRecord } from './records.js';
 import type { Field, Kind } from './schema.js';
@@ -100,9 +101,9 @@ export function entityKindsFor(fields: Field[]): Set<EntityKind> {
 }
 
 /** An object field the record lacks: the first item anywhere with a value under the field's name. */
-function fromAnyItem(f: Field, things: Thing[]): { value: unknown; source: StructuredSource; key: string; several: boolean } | undefined {
+function fromAnyItem(f: Field, things: Thing[], byId: Map<string, Thing>): { value: unknown; source: StructuredSource; key: string; several: boolean } | undefined {
   for (const t of things) {
-    const r = fillField(t, f);
+    const r = fillField(t, f, 0, byId);
     if (r) return { ...r, source: t.source };
   }
   return undefined;
@@ -113,16 +114,17 @@ const round = (c: number): number => Math.round(c * 100) / 100;
 export function mapFields(fields: Field[], things: Thing[], candidates: Candidate[], found: Entities): Mapped {
   const out: Mapped = { data: {}, sources: {}, missing: [] };
   const every = allThings(things);
+  const byId = mergedById(things);
   const record = pickRecord(fields, every);
   for (const f of fields) {
-    const r = record && fillField(record, f);
+    const r = record && fillField(record, f, 0, byId);
     if (r) {
       out.data[f.name] = r.value;
       out.sources[f.name] = { source: record.source, confidence: round(CONFIDENCE[record.source] - (r.several ? SEVERAL : 0)), key: r.key };
       continue;
     }
     if (f.type === 'object') {
-      const o = fromAnyItem(f, every);
+      const o = fromAnyItem(f, every, byId);
       if (o) {
         out.data[f.name] = o.value;
         out.sources[f.name] = { source: o.source, confidence: round(CONFIDENCE[o.source] - (o.several ? SEVERAL : 0)), key: o.key };

@@ -5,9 +5,10 @@
 // expected is that thing's name"), and where it asks for a text and the page gives an item, the item's name
 // stands for it (labelOf).
 import { coerce } from './coerce.js';
+import { itemFor } from './identity.js';
 import { namesFor, norm } from './names.js';
 import type { Field } from './schema.js';
-import { isThing, labelOf, type Thing, type ThingValue } from './things.js';
+import { isThing, labelOf, localName, type Thing, type ThingValue } from './things.js';
 
 export interface Filled {
   value: unknown;
@@ -43,26 +44,47 @@ function objectNamed(f: Field, text: string | number | boolean): Record<string, 
 }
 
 /** The object of an object field read from an item: each of its fields, null where the item says nothing. */
-export function fillObject(fields: Field[], t: Thing, depth = 0): Record<string, unknown> | undefined {
+export function fillObject(fields: Field[], t: Thing, depth = 0, byId?: Map<string, Thing>): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   let any = false;
   for (const f of fields) {
-    const r = fillField(t, f, depth + 1);
+    const r = fillField(t, f, depth + 1, byId);
     out[f.name] = r ? r.value : null;
     any ||= !!r;
   }
   return any ? out : undefined;
 }
 
-/** One field read from an item's own properties; undefined when the item has no value of the field's type. */
-export function fillField(t: Thing, f: Field, depth = 0): Filled | undefined {
+/**
+ * The types a schema allows an item of these fields to have: its `@type` field's `const` or `enum` (as local
+ * names, "https://schema.org/Library" is Library); undefined when it names none (any item will do).
+ */
+export function typesAsked(fields: Field[]): Set<string> | undefined {
+  const schema = fields.find((f) => f.name === '@type')?.schema;
+  const named = schema && ('const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined);
+  const names = named?.filter((t): t is string => typeof t === 'string').map(localName);
+  return names?.length ? new Set(names) : undefined;
+}
+
+/** Whether an item is of a type the fields allow (an object's value must match its schema, its @type too). */
+export const typeFits = (t: Thing, asked: Set<string> | undefined): boolean => !asked || t.types.some((x) => asked.has(x));
+
+/**
+ * One field read from an item's own properties; undefined when the item has no value of the field's type. `byId`:
+ * the page's items by identifier (identity.ts), so that an object asked where the item links a URL is read from
+ * the item that URL identifies.
+ */
+export function fillField(t: Thing, f: Field, depth = 0, byId?: Map<string, Thing>): Filled | undefined {
   const found = valuesFor(t, f);
   if (!found || depth > 32) return undefined;
   const out: unknown[] = [];
+  const asked = f.type === 'object' ? typesAsked(f.fields!) : undefined;
   for (const v of found.values) {
     let x: unknown;
-    if (f.type === 'object') x = isThing(v) ? fillObject(f.fields!, v, depth) : v === '' ? undefined : objectNamed(f, v);
-    else {
+    if (f.type === 'object') {
+      const item = itemFor(v, t.source, byId);
+      x = item ? (typeFits(item, asked) ? fillObject(f.fields!, item, depth, byId) : undefined) : v === '' || isThing(v) ? undefined : objectNamed(f, v);
+    } else {
       const raw = isThing(v) ? labelOf(v) : v;
       // An empty value (an img without src, an empty content) says nothing.
       x = raw === undefined || raw === '' ? undefined : coerce(f, raw);
@@ -75,13 +97,16 @@ export function fillField(t: Thing, f: Field, depth = 0): Filled | undefined {
 }
 
 /**
- * The record for a schema: of all items (`things`, top-level ones first), the one whose own properties name most
- * of the fields (an exact name counts 1, an alias ½); ties go to the earlier item. None when no item names any.
+ * The record for a schema: of all items (`things`, top-level ones first) of a type the schema allows (typesAsked),
+ * the one whose own properties name most of the fields (an exact name counts 1, an alias ½); ties go to the
+ * earlier item. None when no such item names any.
  */
 export function pickRecord(fields: Field[], things: Thing[]): Thing | undefined {
   let best: Thing | undefined;
   let bestScore = 0;
+  const asked = typesAsked(fields);
   for (const t of things) {
+    if (!typeFits(t, asked)) continue;
     let score = 0;
     for (const f of fields) {
       if (f.name.startsWith('@')) continue;
