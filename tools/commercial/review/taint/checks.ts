@@ -2,7 +2,7 @@
 // child_process, fs, a headless page…) and what shape the tainted value has (a SQL string, a whole object…).
 import type { SourceCode } from 'eslint';
 import type * as ESTree from 'estree';
-import { boundValue, calleeName, dotted, keyName, moduleOf, propertyName, rootOf, staticString, variableOf } from '../js-ast.js';
+import { boundValue, calleeName, dotted, keyName, moduleOf, objectOf, property, propertyName, rootOf, staticString, variableOf } from '../js-ast.js';
 import type { Values } from './label.js';
 import type { Sink } from './table.js';
 
@@ -172,6 +172,15 @@ export function sinkApplies(v: Values, sink: Sink, call: Call, arg: ESTree.Node,
       // A URL whose scheme, host and start of path are fixed: the client only chooses a part of the path.
       const lead = leadingText(sc, arg);
       return !(sink.family === 'ssrf' && lead !== undefined && HOST_FIXED.test(lead) && /^https?:/i.test(lead));
+    }
+    case 'fetchHtml': {
+      // new Response(body, { headers: { 'Content-Type': 'text/html' } }): the Fetch API's response (Next.js route
+      // handlers, Workers, Deno, Bun). Without a content type a string body is sent as text/plain: no HTML.
+      const headers = objectOf(sc, call.arguments[1]);
+      const h = headers && property(headers, 'headers');
+      const fields = h?.type === 'NewExpression' ? objectOf(sc, h.arguments[0]) : objectOf(sc, h);
+      const type = fields && property(fields, /^content-type$/i);
+      return /html|svg|xml/i.test(staticString(sc, type) ?? '');
     }
     case 'jquery': {
       const r = recv ? rootOf(recv) : undefined;

@@ -84,7 +84,7 @@ export interface Sink {
   /** Argument positions checked: a list, or 'any'. */
   args: number[] | 'any';
   /** A further condition, by name (analyze.ts). */
-  check?: 'response' | 'childProcess' | 'spawnShell' | 'fsModule' | 'sqlShape' | 'nosqlShape' | 'notFunction' | 'page' | 'expatParser' | 'vmRunner' | 'redirectTarget' | 'headerName' | 'locationHeader' | 'wholeObject' | 'xpathModule' | 'templateModule' | 'httpModule' | 'jquery' | 'libxmlSax' | 'sqlText';
+  check?: 'response' | 'childProcess' | 'spawnShell' | 'fsModule' | 'sqlShape' | 'nosqlShape' | 'notFunction' | 'page' | 'expatParser' | 'vmRunner' | 'redirectTarget' | 'headerName' | 'locationHeader' | 'wholeObject' | 'xpathModule' | 'templateModule' | 'httpModule' | 'jquery' | 'libxmlSax' | 'sqlText' | 'fetchHtml';
   /** `new X(…)` rather than a call. */
   construct?: boolean;
 }
@@ -97,6 +97,7 @@ export const SINKS: Sink[] = [
   { family: 'header-injection', callee: /^(set|header|setHeader|append|writeHead)$/, method: true, args: 'any', check: 'headerName' },
   { family: 'path-traversal', callee: /^(sendFile|sendfile|download|attachment)$/, method: true, args: [0], check: 'response' },
   { family: 'path-traversal', callee: /^render$/, method: true, args: [1], check: 'wholeObject' },
+  { family: 'xss', callee: /^Response$/, args: [0], construct: true, check: 'fetchHtml' },
   // Files.
   { family: 'path-traversal', callee: /^(readFile|readFileSync|writeFile|writeFileSync|appendFile|appendFileSync|createReadStream|createWriteStream|open|openSync|unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync|mkdir|mkdirSync|readdir|readdirSync|stat|statSync|lstat|lstatSync|access|accessSync|exists|existsSync|copyFile|copyFileSync|rename|renameSync|readlink|symlink|chmod|chown|truncate|opendir|realpath|realpathSync|cp|cpSync|outputFile|readJson|readJSON|writeJson|remove|move|copy|ensureFile|pathExists)(Async)?$/, method: true, args: [0, 1], check: 'fsModule' },
   { family: 'path-traversal', callee: /^path\.(join|resolve)$/, args: 'any' },
