@@ -13,9 +13,10 @@
 //   - a text in a list of objects (schema.org allows a name where a thing is expected) is the object's `name`.
 // The JSON-LD is read compacted first: keys as local names (schema:name is name), and under schema.org's own
 // @context its aliases `type` and `id` as @type and @id (the context declares "type": "@type", "id": "@id"),
-// {"@value": v} as v, a bare {"@id": u} as the URL u, @context, @language and @reverse left out. A @graph (or a top-level list) gives one
-// case per node, each with its own schema. A property counts as given only when its whole value is; `leaves`
-// counts the scalar values inside (array elements matched by position) to show how near the misses are.
+// {"@value": v} as v, a bare {"@id": u} as the URL u, @context, @language and @reverse left out. A @graph (or a
+// top-level list) gives one case per node, each with its own schema, which also names the node's type (see
+// schemaFor). A property counts as given only when its whole value is; `leaves` counts the scalar values inside
+// (array elements matched by position) to show how near the misses are.
 // "Stated by the markup" (extraction-markup.ts) tells the examples' own disagreements from the engines' misses.
 import fs from 'node:fs';
 import path from 'node:path';
