@@ -188,3 +188,66 @@ function checkRule(doc: Doc, language: AstGrepLanguage, cls: string, file: strin
   parse(AST_GREP_LANGUAGES[language], '').root().findAll(config);
   return { id, language, class: cls, severity, category, ...(typeof cwe === 'string' ? { cwe } : {}), message: text('message'), note: text('note'), ...(typeof doc.fix === 'string' ? { fix: doc.fix } : {}), config, file };
 }
+
+/**
+ * The rules of one language as one ast-grep matcher, compiled once per review instead of once per rule: ast-grep
+ * builds a rule's matcher (its patterns, regexes and every utility it names) on each search, and the Go rules share
+ * large utilities, so compiling them once is most of a review's time. Each rule becomes a utility, tried on every
+ * node inside `not: {not: …}` (which keeps its meta-variables to itself, so rules cannot clash) and tagged with its
+ * own meta-variable when it matches; `rules[i]` matched a node when the node has `TAG_PREFIX + i`. Utilities with
+ * the same definition (and the same definitions under every name they use) are shared between rules; one that a
+ * rule redefines (a rule's own `sanitizer`) is kept apart under another name. A rule with a rewrite template
+ * (`fix`) needs its meta-variables, so it stays a search of its own (`separate`).
+ */
+export interface CombinedRules {
+  config: NapiConfig;
+  rules: PatternRule[];
+  separate: PatternRule[];
+}
+export const TAG_PREFIX = 'AGRULE_';
+
+export function combineRules(rules: PatternRule[]): CombinedRules {
+  const together = rules.filter((r) => r.fix === undefined && (r.config as { constraints?: unknown }).constraints === undefined);
+  const utils: Utils = {};
+  const nameOfSignature = new Map<string, string>();
+  together.forEach((r, i) => {
+    const own = ((r.config as { utils?: Utils }).utils ?? {}) as Utils;
+    const signatures = new Map<string, string>();
+    const signature = (id: string, path: string[] = []): string => {
+      const known = signatures.get(id);
+      if (known) return known;
+      // A utility that names itself (directly or not) is kept to this rule.
+      if (path.includes(id)) return `cycle:${i}:${id}`;
+      const refs = [...new Set([...JSON.stringify(own[id]).matchAll(/"matches":"([\w-]+)"/g)].map((m) => m[1]!))].filter((x) => Object.hasOwn(own, x));
+      const sig = `${id}=${JSON.stringify(own[id])}|${refs.map((x) => signature(x, [...path, id])).join('|')}`;
+      signatures.set(id, sig);
+      return sig;
+    };
+    const rename = new Map<string, string>();
+    for (const id of Object.keys(own)) {
+      const sig = signature(id);
+      let name = nameOfSignature.get(sig);
+      if (!name) {
+        name = Object.hasOwn(utils, id) ? `${id}__${i}` : id;
+        nameOfSignature.set(sig, name);
+        utils[name] = null;
+      }
+      rename.set(id, name);
+    }
+    for (const [id, name] of rename) if (utils[name] === null) utils[name] = renameMatches(own[id], rename);
+    utils[`${TAG_PREFIX}rule_${i}`] = renameMatches(r.config.rule, rename);
+  });
+  const tagged = (i: number) => ({ all: [{ not: { not: { matches: `${TAG_PREFIX}rule_${i}` } } }, { pattern: `$${TAG_PREFIX}${i}` }] });
+  const config = {
+    rule: { all: [{ not: { not: { any: together.map((_, i) => ({ matches: `${TAG_PREFIX}rule_${i}` })) } } }, ...together.map((_, i) => ({ any: [tagged(i), { regex: '^' }] }))] },
+    utils,
+  } as unknown as NapiConfig;
+  return { config, rules: together, separate: rules.filter((r) => !together.includes(r)) };
+}
+
+/** A copy of a rule with every `matches` reference renamed as `rename` says. */
+function renameMatches(node: unknown, rename: Map<string, string>): unknown {
+  if (Array.isArray(node)) return node.map((x) => renameMatches(x, rename));
+  if (!isObject(node)) return node;
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'matches' && typeof v === 'string' ? (rename.get(v) ?? v) : renameMatches(v, rename)]));
+}

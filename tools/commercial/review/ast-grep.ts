@@ -5,13 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, type SgNode } from '@ast-grep/napi';
 import { projectRoot } from '../../../src/paths.js';
-import { AST_GREP_LANGUAGES, loadRules, type AstGrepLanguage, type PatternRule } from './ast-grep-rules.js';
+import { AST_GREP_LANGUAGES, combineRules, loadRules, TAG_PREFIX, type AstGrepLanguage, type CombinedRules, type PatternRule } from './ast-grep-rules.js';
 import type { Finding, Patch } from './findings.js';
 import { pythonTaint } from './python-taint.js';
 
 export const RULES_DIR = path.join(projectRoot(fileURLToPath(import.meta.url)), 'tools', 'commercial', 'review', 'rules');
 /** Read and checked when this module loads: a bad rule file is an error naming it, before any review. */
 export const RULES = loadRules(RULES_DIR);
+/** Each language's rules as one matcher (ast-grep-rules.ts `combineRules`), built on first use. */
+const COMBINED = new Map<AstGrepLanguage, CombinedRules>();
 
 /** The comment that tells bandit (`# nosec`) or gosec (`// #nosec`, `//nolint:gosec`) a line's risk is accepted. */
 const SUPPRESS: Partial<Record<AstGrepLanguage, RegExp>> = { python: /#\s*nosec\b(?!\s*:?\s*[A-Z]\d)/, go: /(#nosec\b|nolint:[\w,]*gosec|gosec:disable)/ };
@@ -21,9 +23,23 @@ export function scanAstGrep(code: string, language: AstGrepLanguage): Finding[] 
   const found: Finding[] = [];
   const syntax = syntaxError(root, language);
   if (syntax) found.push(syntax);
-  for (const rule of RULES[language]) for (const node of root.findAll(rule.config)) found.push(toFinding(rule, node, code));
+  found.push(...patternFindings(root, language, code));
   if (language === 'python') found.push(...pythonTaint(root));
   return unsuppressed(dedupe(found), root, language);
+}
+
+/** Every rule's matches, rule by rule in the rules' order, from one search of the combined matcher. */
+function patternFindings(root: SgNode, language: AstGrepLanguage, code: string): Finding[] {
+  let combined = COMBINED.get(language);
+  if (!combined) COMBINED.set(language, (combined = combineRules(RULES[language])));
+  const byRule = new Map<PatternRule, SgNode[]>();
+  if (combined.rules.length > 0)
+    for (const node of root.findAll(combined.config))
+      combined.rules.forEach((rule, i) => {
+        if (node.getMatch(`${TAG_PREFIX}${i}`)) byRule.set(rule, [...(byRule.get(rule) ?? []), node]);
+      });
+  for (const rule of combined.separate) byRule.set(rule, root.findAll(rule.config));
+  return RULES[language].flatMap((rule) => (byRule.get(rule) ?? []).map((node) => toFinding(rule, node, code)));
 }
 
 function toFinding(rule: PatternRule, node: SgNode, code: string): Finding {
