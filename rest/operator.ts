@@ -5,6 +5,8 @@ export const operatorRoutes: Route[] = [
   route('GET', '/operator/overview', 'operator_overview', { summary: 'Business overview: per-day aggregates, orders by state, top storage (X-Operator-Token)' }),
   route('GET', '/operator/agents', 'operator_agents', { summary: 'Agents, newest first (X-Operator-Token)' }),
   route('DELETE', '/operator/agents/{handle}', 'operator_agent_delete', { summary: 'Delete an agent (X-Operator-Token)' }),
+  route('POST', '/operator/agents/{handle}/suspend', 'operator_agent_suspend', { summary: 'Suspend an agent: its credentials are refused (X-Operator-Token)' }),
+  route('POST', '/operator/agents/{handle}/unsuspend', 'operator_agent_unsuspend', { summary: 'Lift an agent’s suspension (X-Operator-Token)' }),
   route('GET', '/operator/orders', 'operator_orders', { summary: 'Every account’s orders, newest first (X-Operator-Token)' }),
   route('POST', '/operator/orders/{order_id}/cancel', 'operator_order_cancel', { summary: 'Cancel an order not made yet (X-Operator-Token)' }),
   route('POST', '/operator/orders/{order_id}/refund', 'operator_order_refund', { summary: 'Refund a captured order to the prepaid balance (X-Operator-Token)' }),

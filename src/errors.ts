@@ -20,6 +20,7 @@ export const ERRORS = {
   unauthorized: { status: 401, rpc: -32001, message: 'Credentials are required: send Authorization: Bearer <AGENT_SECRET>.' },
   forbidden: { status: 403, rpc: -32003, message: 'These credentials may not act on this resource.' },
   insufficient_scope: { status: 403, rpc: -32003, message: 'The access token was not granted the scope this tool needs.' },
+  agent_suspended: { status: 403, rpc: -32003, message: 'This agent is suspended by the operator of this gateway; its credentials are refused until the suspension ends.' },
   payment_required: { status: 402, rpc: -32402, message: 'Payment required: send X-API-Key or a PAYMENT-SIGNATURE.' },
   not_found: { status: 404, rpc: -32004, message: 'Not found.' },
   method_not_allowed: { status: 405, rpc: -32601, message: 'Method not allowed.' },

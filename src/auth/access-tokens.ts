@@ -29,6 +29,6 @@ export class AccessTokens {
     const p = JSON.parse(row.payload) as { aud?: string | string[]; scope?: string; clientId?: string };
     const aud = Array.isArray(p.aud) ? p.aud : p.aud === undefined ? [] : [p.aud];
     if (!aud.includes(resource)) return { ok: false, reason: 'wrong_resource' };
-    return { ok: true, grant: { agent: { id: row.agent_id, handle: row.handle }, scopes: parseScopes(p.scope), clientId: p.clientId ?? '' } };
+    return { ok: true, grant: { agent: { id: row.agent_id, handle: row.handle, suspended_at: row.suspended_at }, scopes: parseScopes(p.scope), clientId: p.clientId ?? '' } };
   }
 }

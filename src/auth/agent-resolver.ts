@@ -28,11 +28,11 @@ export class AgentResolver {
     }
     if (this.maxEntries === 0) return agent;
     if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(hash, { agent: { id: agent.id, handle: agent.handle }, at: this.now() });
+    this.cache.set(hash, { agent: { id: agent.id, handle: agent.handle, suspended_at: agent.suspended_at ?? null }, at: this.now() });
     return agent;
   }
 
-  /** Drops every cached secret of an agent (after delete or secret rotation). */
+  /** Drops every cached secret of an agent (after delete, secret rotation, suspension or its end). */
   forget(agentId: string): void {
     for (const [k, v] of this.cache) if (v.agent.id === agentId) this.cache.delete(k);
   }

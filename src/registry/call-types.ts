@@ -32,6 +32,8 @@ export interface Credentials {
 export interface AgentRef {
   id: string;
   handle: string;
+  /** Set while an operator has the agent suspended: every call with its credentials is refused. */
+  suspended_at?: number | string | null;
 }
 
 /** A commercial account (issue 23), the holder of a revenue key. */

@@ -144,6 +144,7 @@ export class Registry {
       // A secret in the body is refused first: the answer must tell the caller to move it to the header.
       if (!tool.secretInBody) refuseSecretInBody(input);
       if (tool.acceptsLogin) ({ input, caller } = await this.loginArgument(input, caller));
+      if (caller.agent?.suspended_at != null) throw new GatewayError('agent_suspended');
       if (caller.scopes) checkScope(tool, caller, this.deps.base.config.baseUrl);
       authorize(tool, caller);
       // Acting for another handle is refused before validation, so a stranger learns nothing from 422s.

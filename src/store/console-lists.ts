@@ -20,6 +20,7 @@ export interface AgentListRow {
   handle: string;
   created_at: number;
   last_seen_at: number | null;
+  suspended_at: number | null;
   credits: number;
   storage_bytes: number;
   keys: number;
@@ -29,7 +30,7 @@ export function listAgents(db: Db, f: { handlePrefix?: string; limit: number; of
   const where = f.handlePrefix ? "WHERE a.handle LIKE ? ESCAPE '\\'" : '';
   return paged(
     db,
-    `SELECT a.id, a.handle, a.created_at, a.last_seen_at, COALESCE(c.balance, 0) AS credits, COALESCE(s.bytes, 0) AS storage_bytes,
+    `SELECT a.id, a.handle, a.created_at, a.last_seen_at, a.suspended_at, COALESCE(c.balance, 0) AS credits, COALESCE(s.bytes, 0) AS storage_bytes,
             (SELECT COUNT(*) FROM api_keys k WHERE k.agent_id = a.id AND k.revoked_at IS NULL) AS keys
        FROM agents a LEFT JOIN credit_balances c ON c.agent_id = a.id LEFT JOIN storage_usage s ON s.owner_id = a.id
        ${where} ORDER BY a.created_at DESC, a.id DESC`,

@@ -59,9 +59,9 @@ export const accessTokenWithAgent = (
   db: Db,
   idHash: string,
   now: number,
-): Promise<{ payload: string; agent_id: string; handle: string } | undefined> =>
+): Promise<{ payload: string; agent_id: string; handle: string; suspended_at: number | string | null } | undefined> =>
   db.get(
-    `SELECT r.payload, a.id AS agent_id, a.handle FROM oauth_records r JOIN agents a ON a.id = r.account_id
+    `SELECT r.payload, a.id AS agent_id, a.handle, a.suspended_at FROM oauth_records r JOIN agents a ON a.id = r.account_id
      WHERE r.kind = 'AccessToken' AND r.id_hash = ? AND r.expires_at > ?`,
     [idHash, now],
   );

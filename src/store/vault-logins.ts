@@ -25,7 +25,7 @@ const LIVE = 'l.id_hash = ? AND l.expires_at > ? AND l.revoked_at IS NULL';
 
 /** The agent of a live handle: unexpired at `now` and not revoked. */
 export const loginAgent = (db: Db, idHash: string, now: number): Promise<AgentRef | undefined> =>
-  db.get<AgentRef>(`SELECT a.id, a.handle FROM vault_logins l JOIN agents a ON a.id = l.agent_id WHERE ${LIVE}`, [idHash, now]);
+  db.get<AgentRef>(`SELECT a.id, a.handle, a.suspended_at FROM vault_logins l JOIN agents a ON a.id = l.agent_id WHERE ${LIVE}`, [idHash, now]);
 
 /** The sealed vault key of a live handle. */
 export const loginKey = (db: Db, idHash: string, now: number): Promise<{ agent_id: string; key_nonce: Buffer; sealed_key: Buffer } | undefined> =>

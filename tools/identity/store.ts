@@ -1,4 +1,5 @@
 // SQL for agents, referrals and invites.
+import type { AgentRef } from '../../src/registry/types.js';
 import type { Db, Queryable } from '../../src/store/db.js';
 
 export interface AgentRow {
@@ -26,8 +27,8 @@ export async function insertAgent(
 export const handleTaken = async (db: Queryable, handle: string): Promise<boolean> =>
   (await db.get('SELECT 1 AS x FROM agents WHERE handle = ?', [handle])) !== undefined;
 
-export const agentBySecretHash = (db: Db, hash: string): Promise<{ id: string; handle: string } | undefined> =>
-  db.get('SELECT id, handle FROM agents WHERE secret_hash = ?', [hash]);
+export const agentBySecretHash = (db: Db, hash: string): Promise<AgentRef | undefined> =>
+  db.get('SELECT id, handle, suspended_at FROM agents WHERE secret_hash = ?', [hash]);
 
 // Built once: a template literal in the function would build and hash a new SQL string on every read.
 const BY_HANDLE = `SELECT ${COLUMNS} FROM agents WHERE handle = ?`;
@@ -78,3 +79,11 @@ export async function takeStartVisit(tx: Queryable, clientHash: string, since: n
   await tx.run('DELETE FROM start_visits WHERE client_hash = ?', [clientHash]);
   return row.created_at >= since ? row.via_agent_id : null;
 }
+
+/** An agent with its suspension, by handle (the operator's view). */
+export const agentWithSuspension = (db: Db, handle: string): Promise<AgentRef | undefined> =>
+  db.get('SELECT id, handle, suspended_at FROM agents WHERE handle = ?', [handle]);
+
+/** Starts (at `at`) or ends (null) an operator's suspension of an agent; false when there is no such agent. */
+export const setSuspended = async (db: Db, id: string, at: number | null): Promise<boolean> =>
+  (await db.run('UPDATE agents SET suspended_at = ? WHERE id = ?', [at, id])).changes > 0;

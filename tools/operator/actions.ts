@@ -1,5 +1,5 @@
 // Operator actions (X-Operator-Token) the console's buttons and the operator API share: revoke an API key, cancel
-// or refund an order, delete an agent. Granting credits is credits_grant; handoffs are handoff_complete/_reject.
+// or refund an order, suspend or delete an agent. Granting credits is credits_grant; handoffs are handoff_complete/_reject.
 import { z } from 'zod';
 import { requireOperator } from '../../src/auth/operator.js';
 import { GatewayError } from '../../src/errors.js';
@@ -10,7 +10,7 @@ import { keyById, revokeKey } from '../../src/store/console-lists.js';
 import * as orders from '../../src/store/orders.js';
 import { cancel } from '../commercial/settle.js';
 import { HandleRef } from '../identity/handles.js';
-import { agentByHandle, deleteAgent } from '../identity/store.js';
+import { agentWithSuspension, deleteAgent, setSuspended } from '../identity/store.js';
 
 const operatorOnly = (ctx: ToolContext) => requireOperator(ctx.config, ctx.caller.credentials.operatorToken);
 const OrderId = z.string().regex(/^ord_[A-Za-z0-9_-]{16}$/, 'An order id (ord_…).').describe('The order id.');
@@ -94,12 +94,41 @@ export const operatorAgentDelete = defineTool({
   annotations: { destructiveHint: true, idempotentHint: false },
   handler: async (input, ctx) => {
     operatorOnly(ctx);
-    const agent = await agentByHandle(ctx.db, input.handle);
-    if (!agent) throw new GatewayError('not_found', `No agent has the handle "${input.handle}".`);
+    const agent = await mustFindAgent(ctx, input.handle);
     await deleteAgent(ctx.db, agent.id);
     ctx.services.forgetAgent(agent.id);
     return { deleted: true, handle: agent.handle };
   },
 });
 
-export const operatorActionTools = [operatorKeyRevoke, operatorOrderCancel, operatorOrderRefund, operatorAgentDelete];
+async function mustFindAgent(ctx: ToolContext, handle: string) {
+  const agent = await agentWithSuspension(ctx.db, handle);
+  if (!agent) throw new GatewayError('not_found', `No agent has the handle "${handle}".`);
+  return agent;
+}
+
+/** Suspends (`suspend`) or lifts the suspension of an agent; its cached credentials here are dropped at once. */
+const suspension = (suspend: boolean) =>
+  defineTool({
+    ...common,
+    name: suspend ? 'operator_agent_suspend' : 'operator_agent_unsuspend',
+    title: suspend ? 'Suspend an agent (operator)' : 'Lift an agent’s suspension (operator)',
+    description: suspend
+      ? 'Operator only: suspends an agent. Every call with its credentials (secret, OAuth token, vault login) is then refused with 403 agent_suspended; its data is kept. Other gateway processes refuse it within 30 s (their credential caches). Suspending a suspended agent changes nothing.'
+      : 'Operator only: lifts an agent’s suspension; its credentials work again. Lifting one that is not suspended changes nothing.',
+    input: z.object({ handle: HandleRef }),
+    annotations: { destructiveHint: suspend, idempotentHint: true },
+    handler: async (input, ctx) => {
+      operatorOnly(ctx);
+      const agent = await mustFindAgent(ctx, input.handle);
+      const since = suspend ? (agent.suspended_at != null ? Number(agent.suspended_at) : ctx.clock.now()) : null;
+      await setSuspended(ctx.db, agent.id, since);
+      ctx.services.forgetAgent(agent.id);
+      return { handle: agent.handle, suspended: suspend, suspended_at: since === null ? null : new Date(since).toISOString() };
+    },
+  });
+
+export const operatorAgentSuspend = suspension(true);
+export const operatorAgentUnsuspend = suspension(false);
+
+export const operatorActionTools = [operatorKeyRevoke, operatorOrderCancel, operatorOrderRefund, operatorAgentSuspend, operatorAgentUnsuspend, operatorAgentDelete];

@@ -41,7 +41,7 @@ export const operatorAgents = defineTool({
     operatorOnly(ctx);
     const page = await lists.listAgents(ctx.db, { handlePrefix: input.handle || undefined, limit: input.limit, offset: input.offset });
     return {
-      agents: page.rows.map((a) => ({ handle: a.handle, created_at: iso(Number(a.created_at)), last_seen_at: iso(a.last_seen_at === null ? null : Number(a.last_seen_at)), credits: Number(a.credits), storage_bytes: Number(a.storage_bytes), api_keys: Number(a.keys) })),
+      agents: page.rows.map((a) => ({ handle: a.handle, created_at: iso(Number(a.created_at)), last_seen_at: iso(a.last_seen_at === null ? null : Number(a.last_seen_at)), suspended_at: iso(a.suspended_at === null ? null : Number(a.suspended_at)), credits: Number(a.credits), storage_bytes: Number(a.storage_bytes), api_keys: Number(a.keys) })),
       next_offset: nextOffset(input, page),
     };
   },

@@ -28,20 +28,20 @@ const table = (head: string[], rows: string[]): string =>
 const post = (action: string, token: string, inner: string, button: string) => `<form method="post" action="${esc(action)}">${hidden(token)}${inner}<button type="submit">${button}</button></form>`;
 
 export interface AgentsAnswer {
-  agents: { handle: string; created_at: string; last_seen_at: string | null; credits: number; storage_bytes: number; api_keys: number }[];
+  agents: { handle: string; created_at: string; last_seen_at: string | null; suspended_at: string | null; credits: number; storage_bytes: number; api_keys: number }[];
   next_offset: number | null;
 }
 export function agentsBody(a: AgentsAnswer, q: Q, limit: number, token: string): string {
   const rows = a.agents.map((g) => {
     const base = `/operator/console/agents/${encodeURIComponent(g.handle)}`;
-    return `<tr data-agent="${esc(g.handle)}"><td>@${esc(g.handle)}</td><td>${iso(g.created_at)}</td><td>${iso(g.last_seen_at)}</td><td class="n">${g.credits}</td><td class="n">${g.storage_bytes}</td><td class="n">${g.api_keys}</td><td>${post(
+    return `<tr data-agent="${esc(g.handle)}"><td>@${esc(g.handle)}</td><td>${iso(g.created_at)}</td><td>${iso(g.last_seen_at)}</td><td>${g.suspended_at ? `suspended ${iso(g.suspended_at)}` : 'active'}</td><td class="n">${g.credits}</td><td class="n">${g.storage_bytes}</td><td class="n">${g.api_keys}</td><td>${post(
       `${base}/credits`,
       token,
       '<input type="number" name="amount" min="1" required placeholder="credits" style="width:7rem"><input type="text" name="reason" required placeholder="reason" style="width:8rem">',
       'Grant',
-    )}${post(`${base}/delete`, token, `<input type="text" name="confirm" required placeholder="type ${esc(g.handle)}" style="width:9rem">`, 'Delete')}</td></tr>`;
+    )}${post(`${base}/${g.suspended_at ? 'unsuspend' : 'suspend'}`, token, '', g.suspended_at ? 'Lift suspension' : 'Suspend')}${post(`${base}/delete`, token, `<input type="text" name="confirm" required placeholder="type ${esc(g.handle)}" style="width:9rem">`, 'Delete')}</td></tr>`;
   });
-  return `${filters('/operator/console/agents', field(q, 'handle', 'Handle starts with'))}${table(['Handle', 'Registered', 'Last seen', 'Credits', 'Storage bytes', 'Live keys', 'Actions'], rows)}${pager('/operator/console/agents', q, limit, a.next_offset)}`;
+  return `${filters('/operator/console/agents', field(q, 'handle', 'Handle starts with'))}${table(['Handle', 'Registered', 'Last seen', 'Status', 'Credits', 'Storage bytes', 'Live keys', 'Actions'], rows)}${pager('/operator/console/agents', q, limit, a.next_offset)}`;
 }
 
 export interface OrdersAnswer {

@@ -29,6 +29,8 @@ const ACTIONS: Record<string, Action> = {
     input: (p, f) => ({ handle: p.handle, amount: /^\d+$/.test(f.get('amount') ?? '') ? Number(f.get('amount')) : f.get('amount'), reason: f.get('reason') ?? '' }),
     back: '/operator/console/agents',
   },
+  '/operator/console/agents/{handle}/suspend': { tool: 'operator_agent_suspend', input: (p) => ({ handle: p.handle }), back: '/operator/console/agents' },
+  '/operator/console/agents/{handle}/unsuspend': { tool: 'operator_agent_unsuspend', input: (p) => ({ handle: p.handle }), back: '/operator/console/agents' },
   '/operator/console/agents/{handle}/delete': {
     tool: 'operator_agent_delete',
     input: (p) => ({ handle: p.handle }),
