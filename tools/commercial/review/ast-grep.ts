@@ -114,8 +114,10 @@ function dedupe(found: Finding[]): Finding[] {
 
 /**
  * Drops findings on lines the author marked with the language's analyzer's suppression comment (on a line of the
- * finding; for Go also alone on the line above it). A marker naming the analyzer's own test ids is not honoured: those ids
- * are not this engine's rules, so such a line is still reported.
+ * finding; for Go also alone on the line above it, and at the end of the line a statement starts on, which covers the
+ * whole statement, as gosec reads `_ = Config{ // #nosec` for every line of the literal). A marker naming the
+ * analyzer's own test ids is not honoured for Python: those ids are not this engine's rules, so such a line is still
+ * reported.
  */
 function unsuppressed(found: Finding[], root: SgNode, language: AstGrepLanguage): Finding[] {
   const marker = SUPPRESS[language];
@@ -128,6 +130,7 @@ function unsuppressed(found: Finding[], root: SgNode, language: AstGrepLanguage)
     const prev = c.prev();
     // gosec reads a marker alone on its line as the next statement's; bandit reads only the marker's own line.
     if (language === 'go' && (!prev || prev.range().end.line + 1 < line)) lines.add(line + 1);
+    if (language === 'go') for (let l = line + 1; l <= statementEnd(c); l++) lines.add(l);
   }
   if (lines.size === 0) return found;
   return found.filter((f) => {
@@ -136,3 +139,12 @@ function unsuppressed(found: Finding[], root: SgNode, language: AstGrepLanguage)
     return true;
   });
 }
+
+/** The last line of the outermost statement or declaration that starts on a comment's line (inside one function). */
+function statementEnd(comment: SgNode): number {
+  const line = comment.range().start.line;
+  let end = line;
+  for (let n = comment.parent(); n && n.range().start.line === line && !GO_CONTAINERS.has(String(n.kind())); n = n.parent()) end = n.range().end.line;
+  return end + 1;
+}
+const GO_CONTAINERS = new Set(['source_file', 'block', 'statement_list', 'function_declaration', 'method_declaration', 'func_literal']);
