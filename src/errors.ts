@@ -36,6 +36,7 @@ export const ERRORS = {
   upstream_error: { status: 502, rpc: -32050, message: 'The upstream service failed.' },
   unavailable: { status: 503, rpc: -32053, message: 'The service is not available right now.' },
   model_not_configured: { status: 503, rpc: -32053, message: 'This service needs a language model, and none is configured (LLM_BASE_URL, LLM_MODEL).' },
+  engine_not_installed: { status: 503, rpc: -32053, message: 'This service needs an optional package that this installation does not include.' },
   integrity_error: { status: 500, rpc: -32603, message: 'Stored data failed its integrity check.' },
   internal_error: { status: 500, rpc: -32603, message: 'Internal error.' },
 } as const satisfies Record<string, ErrorSpec>;

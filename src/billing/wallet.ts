@@ -1,9 +1,11 @@
 // The service wallet that receives x402 payments and submits their settlement. With no key configured one
 // is generated on first start and kept in the data dir (mode 0600); only its address is ever logged. viem
-// loads only when a payment is settled, not at every start.
+// loads only when a payment is settled, not at every start: the address comes from node:crypto and
+// @noble/hashes (evm-address.ts), so a gateway installed without the optional x402 packages has a wallet too.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { requireEngine } from '../engines.js';
 import { addressOf, newPrivateKey } from './evm-address.js';
 
 export const WALLET_FILE = 'wallet.json';
@@ -16,7 +18,10 @@ export interface ServiceWallet {
   account(): Promise<PrivateKeyAccount>;
 }
 
-const accounts = () => import('viem/accounts');
+const accounts = async () => {
+  requireEngine('x402');
+  return import('viem/accounts');
+};
 
 function wallet(key: `0x${string}`, address: `0x${string}`, source: ServiceWallet['source']): ServiceWallet {
   let account: Promise<PrivateKeyAccount> | undefined;

@@ -1,7 +1,10 @@
 // Cards through Stripe as a rail (issue 23): a hold is a PaymentIntent authorised with manual capture, a capture
 // takes all or part of it, a release cancels it. Every call carries an idempotency key named after the order, so
 // a retry (ours, the client's, or after a restart) never authorises, captures or cancels twice.
-import Stripe from 'stripe';
+// The Stripe SDK is an optional package (src/engines.ts): it loads with the first card call, and without it that
+// call answers 503 engine_not_installed, before anything is held.
+import type Stripe from 'stripe';
+import { requireEngine } from '../engines.js';
 import { GatewayError, validationError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { microToUsd } from './prices.js';
@@ -18,8 +21,8 @@ const PAYMENT_METHOD_ID = /^pm_[A-Za-z0-9_]{1,250}$/;
 /** Stripe keys, wherever they might show up in a message from Stripe (it echoes a masked key on 401). */
 const KEY_PATTERN = /\b(?:sk|rk|pk)_(?:test|live)_[A-Za-z0-9*]+/g;
 
-const { StripeError, StripeCardError, StripeInvalidRequestError, StripeIdempotencyError, StripeAuthenticationError, StripePermissionError } =
-  Stripe.errors;
+/** Stripe's error classes, set when the SDK loads: every error judged here comes from a call made after that. */
+let S: typeof Stripe.errors;
 
 export interface CardSettings {
   secretKey: string;
@@ -34,25 +37,33 @@ export function toCents(micro: number): number {
 
 export class CardRail implements Rail {
   readonly name = 'card' as const;
-  private readonly stripe: Stripe;
+  private client: Promise<Stripe> | undefined;
   private readonly secretKey: string;
 
   constructor(
-    settings: CardSettings,
+    private readonly settings: CardSettings,
     private readonly log: Logger,
   ) {
     this.secretKey = settings.secretKey;
-    const base = settings.apiBase;
-    this.stripe = new Stripe(settings.secretKey, {
-      ...(base && {
-        protocol: base.protocol === 'http:' ? 'http' : 'https',
-        // URL keeps IPv6 hosts bracketed; node:http wants them bare.
-        host: base.hostname.replace(/^\[(.*)\]$/, '$1'),
-        ...(base.port && { port: Number(base.port) }),
-      }),
-      maxNetworkRetries: 2,
-      timeout: 20_000,
-    });
+  }
+
+  /** The Stripe client, made with the first card call (503 engine_not_installed without the SDK). */
+  private stripe(): Promise<Stripe> {
+    requireEngine('card');
+    return (this.client ??= import('stripe').then(({ default: StripeSdk }) => {
+      S = StripeSdk.errors;
+      const base = this.settings.apiBase;
+      return new StripeSdk(this.secretKey, {
+        ...(base && {
+          protocol: base.protocol === 'http:' ? 'http' : 'https',
+          // URL keeps IPv6 hosts bracketed; node:http wants them bare.
+          host: base.hostname.replace(/^\[(.*)\]$/, '$1'),
+          ...(base.port && { port: Number(base.port) }),
+        }),
+        maxNetworkRetries: 2,
+        timeout: 20_000,
+      });
+    }));
   }
 
   chosen(p: PaymentChoice): boolean {
@@ -60,6 +71,7 @@ export class CardRail implements Rail {
   }
 
   async hold(req: HoldRequest, p: PaymentChoice): Promise<Hold> {
+    const stripe = await this.stripe();
     const paymentMethod = p.paymentMethod ?? '';
     if (!PAYMENT_METHOD_ID.test(paymentMethod)) {
       throw validationError([
@@ -85,7 +97,7 @@ export class CardRail implements Rail {
 
     let pi: Stripe.PaymentIntent;
     try {
-      pi = await this.stripe.paymentIntents.create(
+      pi = await stripe.paymentIntents.create(
         {
           amount: cents,
           currency: 'usd',
@@ -133,8 +145,9 @@ export class CardRail implements Rail {
       await this.release(hold, orderId);
       return { reference: hold.reference };
     }
+    const stripe = await this.stripe();
     try {
-      const pi = await this.stripe.paymentIntents.capture(
+      const pi = await stripe.paymentIntents.capture(
         hold.reference,
         { amount_to_capture: cents },
         { idempotencyKey: `order-capture-${orderId}` },
@@ -157,8 +170,9 @@ export class CardRail implements Rail {
   }
 
   async release(hold: Hold, orderId: string): Promise<void> {
+    const stripe = await this.stripe();
     try {
-      await this.stripe.paymentIntents.cancel(hold.reference, {}, { idempotencyKey: `order-release-${orderId}` });
+      await stripe.paymentIntents.cancel(hold.reference, {}, { idempotencyKey: `order-release-${orderId}` });
       this.log.info({ order_id: orderId, payment_intent: hold.reference }, 'card hold released');
     } catch (err) {
       if (stateConflict(err)) {
@@ -175,8 +189,9 @@ export class CardRail implements Rail {
   }
 
   private async retrieve(id: string, step: string): Promise<Stripe.PaymentIntent> {
+    const stripe = await this.stripe();
     try {
-      return await this.stripe.paymentIntents.retrieve(id);
+      return await stripe.paymentIntents.retrieve(id);
     } catch (err) {
       throw this.failure(err, step, undefined);
     }
@@ -184,8 +199,9 @@ export class CardRail implements Rail {
 
   /** Cancels an intent that holds nothing usable; a failure only leaves it to expire at Stripe, so it is logged. */
   private async cancelQuietly(id: string, orderId: string): Promise<void> {
+    const stripe = await this.stripe();
     try {
-      await this.stripe.paymentIntents.cancel(id, {}, { idempotencyKey: `order-hold-cancel-${orderId}` });
+      await stripe.paymentIntents.cancel(id, {}, { idempotencyKey: `order-hold-cancel-${orderId}` });
     } catch (err) {
       if (stateConflict(err)) return; // already canceled (a replayed hold)
       this.log.warn({ order_id: orderId, payment_intent: id, stripe: this.describe(err) }, 'could not cancel an unusable card payment');
@@ -194,7 +210,7 @@ export class CardRail implements Rail {
 
   /** What a failed hold answers: the card's refusal as a 402, our own trouble as 502/503. */
   private async holdRefused(err: unknown, orderId: string): Promise<GatewayError> {
-    if (err instanceof StripeCardError) {
+    if (err instanceof S.StripeCardError) {
       // A declined confirmation leaves an intent waiting for another card: cancel it, it will get none.
       const leftover = err.payment_intent?.id;
       if (leftover) await this.cancelQuietly(leftover, orderId);
@@ -205,14 +221,14 @@ export class CardRail implements Rail {
         { extra: { rail: 'card', decline_code: err.decline_code ?? err.code ?? 'card_declined', stripe_code: err.code } },
       );
     }
-    if (err instanceof StripeInvalidRequestError && (err.param === 'payment_method' || err.code === 'amount_too_large')) {
+    if (err instanceof S.StripeInvalidRequestError && (err.param === 'payment_method' || err.code === 'amount_too_large')) {
       // The caller's payment method (unknown, of another mode, unusable) or amount, not our request.
       this.log.info({ order_id: orderId, stripe: this.describe(err) }, 'card payment refused');
       return new GatewayError('payment_required', `Stripe did not accept this payment: ${this.scrub(err.message)} Nothing was charged.`, {
         extra: { rail: 'card', stripe_code: err.code },
       });
     }
-    if (err instanceof StripeIdempotencyError) {
+    if (err instanceof S.StripeIdempotencyError) {
       return new GatewayError('conflict', 'A card payment was already attempted for this order with other details; nothing more was charged.', {
         extra: { rail: 'card' },
       });
@@ -225,12 +241,12 @@ export class CardRail implements Rail {
   private failure(err: unknown, step: string, orderId: string | undefined): GatewayError {
     const extra = { rail: 'card' };
     if (err instanceof GatewayError) return err;
-    if (err instanceof StripeAuthenticationError || err instanceof StripePermissionError) {
+    if (err instanceof S.StripeAuthenticationError || err instanceof S.StripePermissionError) {
       this.log.error({ order_id: orderId, step, stripe: this.describe(err) }, 'Stripe refused the gateway key');
       return new GatewayError('unavailable', "Card payments are not available right now (Stripe refused this gateway's key).", { extra });
     }
     this.log.warn({ order_id: orderId, step, stripe: this.describe(err) }, 'Stripe call failed');
-    if (err instanceof StripeError && err.statusCode !== undefined && err.statusCode < 500 && err.statusCode !== 429) {
+    if (err instanceof S.StripeError && err.statusCode !== undefined && err.statusCode < 500 && err.statusCode !== 429) {
       return new GatewayError('upstream_error', `Stripe refused the card ${step}.`, { extra: { ...extra, stripe_code: err.code } });
     }
     return new GatewayError('upstream_error', `Stripe could not be reached for the card ${step}; try again later.`, { extra });
@@ -238,7 +254,7 @@ export class CardRail implements Rail {
 
   /** A Stripe error as a log field: type, codes and request id, its message scrubbed of any key. */
   private describe(err: unknown): Record<string, unknown> {
-    if (!(err instanceof StripeError)) return { message: this.scrub(String((err as Error)?.message ?? err)) };
+    if (!(err instanceof S.StripeError)) return { message: this.scrub(String((err as Error)?.message ?? err)) };
     return {
       type: err.type,
       code: err.code,
@@ -263,7 +279,7 @@ function usd(micro: number): string {
 /** Stripe refused because the intent is no longer in the state the call needs (or the key was used differently). */
 function stateConflict(err: unknown): boolean {
   return (
-    err instanceof StripeIdempotencyError ||
-    (err instanceof StripeInvalidRequestError && err.code === 'payment_intent_unexpected_state')
+    err instanceof S.StripeIdempotencyError ||
+    (err instanceof S.StripeInvalidRequestError && err.code === 'payment_intent_unexpected_state')
   );
 }

@@ -1,8 +1,12 @@
 // business_days: count business days between dates, or add N business days to a date, skipping a custom
 // weekend, listed holidays and (optionally) a country's public holidays from date-holidays.
 // Dates are whole UTC days (day numbers since 1970-01-01), so no timezone or DST can shift them.
+// date-holidays is an optional package (src/engines.ts): weekends and listed holidays need nothing, and a country
+// without it answers 503 engine_not_installed.
 import type HolidaysModule from 'date-holidays';
 import { z } from 'zod';
+import { missingEngine, requireEngine } from '../../src/engines.js';
+import { countryCodesFromIcu } from './country-names.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { CALCULATOR, invalidInput } from './common.js';
 
@@ -58,8 +62,12 @@ function engine(country: string, subdivision?: string): HolidaysModule {
 /** Checks country and subdivision against date-holidays' own lists (its init() accepts anything). */
 let countryList: Record<string, string> | undefined;
 
-/** Country codes by English name in lower case ("germany" → "DE"), loading date-holidays if need be. */
+/**
+ * Country codes by English name in lower case ("germany" → "DE"), loading date-holidays if need be; without it,
+ * ICU's names, so the country is still recognised (and business_days says what it needs).
+ */
 export async function countryCodesByName(): Promise<Map<string, string>> {
+  if (missingEngine('holidays').length) return countryCodesFromIcu();
   await loadHolidays();
   countryList ??= new Holidays().getCountries('en');
   return new Map(Object.entries(countryList).map(([code, name]) => [name.toLowerCase(), code]));
@@ -284,6 +292,7 @@ export const businessDays = defineTool({
     const country = input.country?.toUpperCase();
     const subdivision = input.subdivision?.toUpperCase();
     if (country) {
+      requireEngine('holidays');
       await loadHolidays();
       checkRegion(country, subdivision);
     }

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { requireEngine } from '../../src/engines.js';
 import { GatewayError } from '../../src/errors.js';
 import { siblingModule } from '../../src/threads.js';
 import { LIMITS, type RenderReply, type RenderRequest } from './limits.js';
@@ -193,5 +194,12 @@ class RenderPool {
 
 let pool: RenderPool | undefined;
 
-/** Renders a spec in a render process; a spec's failures are replies ({ok: false}), the pool's are GatewayErrors. */
-export const renderInProcess = (req: RenderRequest, signal?: AbortSignal): Promise<RenderReply> => (pool ??= new RenderPool()).render(req, signal);
+/**
+ * Renders a spec in a render process; a spec's failures are replies ({ok: false}), the pool's are GatewayErrors.
+ * Vega, resvg and the fonts are optional packages (src/engines.ts): checked here, before a process starts, so their
+ * absence is a 503 engine_not_installed and not a render process dying on its imports.
+ */
+export async function renderInProcess(req: RenderRequest, signal?: AbortSignal): Promise<RenderReply> {
+  requireEngine('image');
+  return (pool ??= new RenderPool()).render(req, signal);
+}

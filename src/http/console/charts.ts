@@ -3,8 +3,11 @@
 // is compiled and parsed once per process and each request only runs a view over its rows. Vega escapes every text
 // it writes into the SVG (labels, titles, aria descriptions): handles and service names arrive only as data.
 // A rendered SVG is kept for its exact data, so a reload with nothing new renders nothing.
+// Vega and Vega-Lite are optional packages (src/engines.ts): without them each chart is a line saying how to add them,
+// and the page keeps its tables.
 import type * as Vega from 'vega';
 import type * as VegaLite from 'vega-lite';
+import { installCommand, missingEngine } from '../../engines.js';
 
 /** Vega and Vega-Lite are loaded on the first chart, not at start-up (test/startup-imports.test.ts). */
 let engines: Promise<{ vega: typeof Vega; vegaLite: typeof VegaLite }> | undefined;
@@ -68,6 +71,8 @@ export const clearChartCache = (): void => cache.clear();
 
 /** The chart over `rows` as an SVG element (the same rows give the cached SVG). */
 export async function renderChart(name: ChartName, rows: Row[]): Promise<string> {
+  const missing = missingEngine('charts');
+  if (missing.length) return engineMissingNote(missing);
   const key = `${name}\0${JSON.stringify(rows)}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
@@ -83,3 +88,10 @@ export async function renderChart(name: ChartName, rows: Row[]): Promise<string>
     view.finalize();
   }
 }
+
+const html = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** What stands in for a chart when its engine is not installed (not cached: installing it brings the charts back). */
+const engineMissingNote = (missing: string[]): string =>
+  `<p class="engine-missing">No chart: this installation does not include the optional package${missing.length === 1 ? '' : 's'} ${html(missing.join(', '))}. ` +
+  `Run <code>${html(installCommand('charts'))}</code> where agent-gateway is installed. The numbers are in the table.</p>`;

@@ -5,6 +5,7 @@
 // cannot: a review that was not done is never charged. Apart from tool.ts, which runs the order work in the
 // request: the catalog must not import the work.
 import { meteredPrice } from '../../../src/commerce/prices.js';
+import { requireEngine } from '../../../src/engines.js';
 import { GatewayError } from '../../../src/errors.js';
 import type { WorkerContext } from '../../../src/registry/types.js';
 import type * as store from '../../../src/store/orders.js';
@@ -29,6 +30,9 @@ interface StoredInput {
 const failed = (err: unknown) => (err instanceof Error && err.message ? err.message : 'the call failed');
 
 async function analyse(o: store.OrderRow, ctx: WorkerContext, attempt: Attempt) {
+  // Here, before the thread starts: without its optional packages the thread could only crash on import. The 503
+  // is not retried and fails the order, which releases its hold.
+  requireEngine('review');
   const input = JSON.parse(o.input) as StoredInput;
   const focus = input.focus === undefined ? undefined : Array.isArray(input.focus) ? input.focus : [input.focus];
   const req: ReviewInput = { code: input.code, ...(input.language ? { language: input.language } : {}), ...(input.filename ? { filename: input.filename } : {}), ...(focus ? { focus } : {}) };

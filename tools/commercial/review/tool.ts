@@ -3,6 +3,7 @@
 // request, like /extract: held, worked, captured on delivery; a failure costs nothing.
 import { z } from 'zod';
 import { meteredPrice } from '../../../src/commerce/prices.js';
+import { requireEngine } from '../../../src/engines.js';
 import { GatewayError } from '../../../src/errors.js';
 import { defineTool } from '../../../src/registry/define-tool.js';
 import type { ToolContext, WorkerContext } from '../../../src/registry/types.js';
@@ -33,8 +34,12 @@ const LanguageField = z
 const Focus = z.enum(FOCUSES);
 const LANGUAGES_SENTENCE = `Languages: ${LANGUAGE_LIST}; any other is refused with 422 unsupported_language (nothing held), or reviewed by the operator’s model when one is configured.`;
 
-/** The review must be doable before anything is held: a language the engines parse, or a model to take any other. */
+/**
+ * The review must be doable before anything is held: its engines installed (optional packages), and a language
+ * they parse or a model to take any other.
+ */
 function checkLanguage(ctx: ToolContext, language: string | undefined, filename: string | undefined): void {
+  requireEngine('review');
   const lang = languageOf(language, filename);
   if ('known' in lang || ctx.config.llm?.model) return;
   throw unsupportedLanguage(lang.unknown, language?.trim() || !filename ? 'language' : 'filename');

@@ -1,15 +1,17 @@
 // What an SEO audit order's work does (the order engine's producer for `seo.quick`, named in catalog.ts): fetch
 // the page through egress and run the checks on it. The deliverable is the score, every check with its
 // evidence, and the top fixes. Apart from tool.ts: the catalog must not import the tool.
+import { requireEngine } from '../../../src/engines.js';
 import type { WorkerContext } from '../../../src/registry/types.js';
 import type * as store from '../../../src/store/orders.js';
 import type { ServiceDef } from '../services.js';
 import { fetchPage, SEO_TIMEOUT_MS } from './fetch.js';
 
 // The checks and the deep audit (linkedom, fast-xml-parser, syllable: a fifth of a second to load) load with the
-// first audit, not with every gateway that starts.
-const checks = () => import('./checks.js');
-const deep = () => import('./deep.js');
+// first audit, not with every gateway that starts. Both need Lighthouse, an optional package: an order placed before
+// it was removed fails with 503 engine_not_installed (not a failure worth retrying), which releases its hold.
+const checks = () => (requireEngine('seo'), import('./checks.js'));
+const deep = () => (requireEngine('seo'), import('./deep.js'));
 
 export const SEO_QUICK = 'seo.quick';
 export const SEO_DEEP = 'seo.deep';
@@ -23,8 +25,9 @@ interface StoredInput {
 
 async function produce(o: store.OrderRow, ctx: WorkerContext) {
   const input = JSON.parse(o.input) as StoredInput;
+  const { auditPage } = await checks();
   const page = await fetchPage(ctx.services.egress, input.url, ctx.clock.now(), AbortSignal.timeout(SEO_TIMEOUT_MS + 5_000));
-  const audit = (await checks()).auditPage(page);
+  const audit = auditPage(page);
   return {
     result: {
       audit_type: 'quick',
@@ -45,9 +48,10 @@ export const seoQuickService: ServiceDef = { service: SEO_QUICK, produce };
 /** The deep audit: the page fetched as the quick one (its failures fail the order), then the deep parts. */
 async function produceDeep(o: store.OrderRow, ctx: WorkerContext) {
   const input = JSON.parse(o.input) as StoredInput;
+  const { deepAudit } = await deep();
   const signal = AbortSignal.timeout(SEO_DEEP_TIMEOUT_MS);
   const page = await fetchPage(ctx.services.egress, input.url, ctx.clock.now(), signal);
-  const audit = await (await deep()).deepAudit(ctx.services.egress, page, ctx.clock.now(), ctx.config.commercial.lighthouse, signal);
+  const audit = await deepAudit(ctx.services.egress, page, ctx.clock.now(), ctx.config.commercial.lighthouse, signal);
   return {
     result: {
       audit_type: 'deep',

@@ -5,6 +5,7 @@
 // analysis and Lighthouse (docs/decisions/commercial-seo.md).
 import { z } from 'zod';
 import type { PriceId } from '../../../src/commerce/prices.js';
+import { requireEngine } from '../../../src/engines.js';
 import { defineTool } from '../../../src/registry/define-tool.js';
 import { placed } from '../content-orders.js';
 import { OrderExtras, placeOrder } from '../place.js';
@@ -30,6 +31,8 @@ export const seoAudit = defineTool({
   auth: 'account',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   handler: async ({ payment_method, webhook_url, ...order }, ctx) => {
+    // Lighthouse is an optional package (its language list serves the quick audit too): without it, a 503 before any hold.
+    requireEngine('seo');
     const deep = order.audit_type === 'deep';
     const priceId: PriceId = deep ? 'seo.deep' : 'seo.quick';
     const amount = ctx.config.commercial.prices[priceId];
