@@ -6,27 +6,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ROOT } from './bundle-run.js';
+import { targetLabel, type Coverage, type Target } from './bundle-platforms.js';
 import { ENTRY } from './bundle-stage.js';
-
-/** The machine a bundle is built on, which is the one it runs on: npm installed its native packages for it. */
-export interface Target {
-  platform: 'darwin' | 'win32' | 'linux';
-  arch: string;
-  /** Linux only: which C library the native packages were chosen for. */
-  libc?: 'glibc' | 'musl';
-}
-
-export function thisTarget(): Target {
-  const { platform, arch } = process;
-  if (platform !== 'darwin' && platform !== 'win32' && platform !== 'linux') {
-    throw new Error(`MCP Bundles cover darwin, win32 and linux; this machine is ${platform}`);
-  }
-  if (platform !== 'linux') return { platform, arch };
-  const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
-  return { platform, arch, libc: header?.glibcVersionRuntime ? 'glibc' : 'musl' };
-}
-
-export const targetLabel = (t: Target): string => `${t.platform}-${t.arch}${t.libc === 'musl' ? '-musl' : ''}`;
 
 export interface ManifestTool {
   name: string;
@@ -49,17 +30,17 @@ export interface Listing {
 }
 
 /**
- * Starts the staged server over stdio with the official SDK client, on an empty data folder and with none of this
- * shell's credentials, and reads what a host sees by default. A prompt's text is its rendering with each argument
+ * Starts the staged server over stdio with the official SDK client, with `node` (one in the bundle's range), on an
+ * empty data folder and with none of this shell's credentials, and reads what a host sees by default. A prompt's text is its rendering with each argument
  * set to the manifest's placeholder `${arguments.<name>}`.
  */
-export async function listServer(stage: string): Promise<Listing> {
+export async function listServer(stage: string, node: string): Promise<Listing> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-gateway-bundle-list-'));
   const client = new Client({ name: 'agent-gateway-bundle', version: '1.0.0' });
   try {
     await client.connect(
       new StdioClientTransport({
-        command: process.execPath,
+        command: node,
         args: [path.join(stage, ENTRY), 'mcp'],
         env: { GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
         stderr: 'inherit',
@@ -101,22 +82,36 @@ export function readPackage(dir = ROOT): PackageJson {
   return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as PackageJson;
 }
 
-export function composeManifest(pkg: PackageJson, target: Target, listing: Listing): Record<string, unknown> {
+const PLATFORM_NAMES: Record<Target['platform'], string> = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
+
+/** The bundle's file name: the platform and processor in it when the bundle is for this machine only. */
+export function bundleName(pkg: PackageJson, target: Target, coverage: Coverage): string {
+  return `agent-gateway-${pkg.version}${coverage.platforms.length > 1 ? '' : `-${targetLabel(target)}`}.mcpb`;
+}
+
+function builtFor(pkg: PackageJson, target: Target, coverage: Coverage): string {
+  const node = `Node ${pkg.engines.node} (its SQLite driver needs Node-API 10)`;
+  if (coverage.platforms.length > 1) {
+    return `This bundle runs on ${coverage.platforms.map((p) => PLATFORM_NAMES[p]).join(', ')} (x64 and arm64) with ${node}: its native parts ship prebuilt for each.`;
+  }
+  return (
+    `This bundle is built for ${targetLabel(target)}${target.libc === 'glibc' ? ' (glibc)' : ''} with ${node}: ${coverage.limits.join('; ')}. ` +
+    'Build one for another kind of machine on that machine with `npm run bundle`.'
+  );
+}
+
+export function composeManifest(pkg: PackageJson, target: Target, coverage: Coverage, listing: Listing): Record<string, unknown> {
   const template = JSON.parse(fs.readFileSync(path.join(ROOT, 'bundle', 'manifest.template.json'), 'utf8')) as Record<string, unknown>;
-  const built =
-    `This bundle is built for ${targetLabel(target)}${target.libc === 'glibc' ? ' (glibc)' : ''} and Node ${pkg.engines.node}: ` +
-    'the code-review and image engines are native packages npm installs for one platform and processor, and the ' +
-    'SQLite driver needs Node-API 10. Build one for another machine on that machine with `npm run bundle`.';
   return {
     ...template,
     version: pkg.version,
     description: pkg.description,
-    long_description: `${String(template.long_description)}\n\n${built}`,
+    long_description: `${String(template.long_description)}\n\n${builtFor(pkg, target, coverage)}`,
     license: pkg.license,
     tools: listing.tools,
     tools_generated: listing.toolsChange,
     prompts: listing.prompts,
     prompts_generated: listing.promptsChange,
-    compatibility: { platforms: [target.platform], runtimes: { node: pkg.engines.node } },
+    compatibility: { platforms: coverage.platforms, runtimes: { node: pkg.engines.node } },
   };
 }

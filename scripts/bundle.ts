@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { composeManifest, listServer, readPackage, targetLabel, thisTarget } from './bundle-manifest.js';
+import { bundleName, composeManifest, listServer, readPackage } from './bundle-manifest.js';
+import { platformsCovered, targetLabel, thisTarget } from './bundle-platforms.js';
+import { nodeInRange } from './bundle-node.js';
 import { ROOT, runMcpb, runNpm } from './bundle-run.js';
 import { stageBundle, type DepsSource } from './bundle-stage.js';
 
@@ -28,6 +30,13 @@ if (!values['no-build']) runNpm(['run', 'build'], { cwd: ROOT, stdio: ['ignore',
 
 const pkg = readPackage();
 const target = thisTarget();
+const node = nodeInRange(pkg.engines.node);
+if (!node) {
+  throw new Error(
+    `The bundle's server runs on Node ${pkg.engines.node}, and listing its tools needs one: run this with such a Node, ` +
+      'or unpack one with scripts/node-from-registry.sh 24',
+  );
+}
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-gateway-bundle-'));
 const stage = path.join(scratch, 'agent-gateway');
 fs.mkdirSync(stage);
@@ -35,11 +44,12 @@ try {
   console.log(`Staging agent-gateway ${pkg.version} for ${targetLabel(target)} (dependencies: ${deps}) in ${stage}`);
   stageBundle(stage, scratch, deps);
   const stagedAt = seconds();
-  const listing = await listServer(stage);
-  fs.writeFileSync(path.join(stage, 'manifest.json'), `${JSON.stringify(composeManifest(pkg, target, listing), null, 2)}\n`);
+  const coverage = platformsCovered(stage, target.platform);
+  const listing = await listServer(stage, node);
+  fs.writeFileSync(path.join(stage, 'manifest.json'), `${JSON.stringify(composeManifest(pkg, target, coverage, listing), null, 2)}\n`);
   runMcpb(['validate', path.join(stage, 'manifest.json')]);
   fs.mkdirSync(values.out, { recursive: true });
-  const bundle = path.join(path.resolve(values.out), `agent-gateway-${pkg.version}-${targetLabel(target)}.mcpb`);
+  const bundle = path.join(path.resolve(values.out), bundleName(pkg, target, coverage));
   // The CLI lists every file it packs; its closing report has the sizes.
   const packed = runMcpb(['pack', stage, bundle], { quiet: true }).stdout;
   const summary = {
@@ -49,7 +59,8 @@ try {
     files: Number(/total files: (\d+)/.exec(packed)?.[1]),
     tools: listing.tools.length,
     prompts: listing.prompts.length,
-    target: targetLabel(target),
+    platforms: coverage.platforms,
+    built_on: targetLabel(target),
     deps,
     staged_s: stagedAt,
     total_s: seconds(),

@@ -1,13 +1,10 @@
 // Starting a bundle's server as an MCPB host does: the host's own resolution of the manifest (the mcpb package's
 // getMcpConfigForManifest, the code Claude Desktop uses), then its command on a Node the manifest accepts.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { getMcpConfigForManifest, type McpbManifestAny } from '@anthropic-ai/mcpb';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ROOT } from '../helpers/paths.js';
 
 export type UserConfig = Record<string, string>;
 export type McpConfig = NonNullable<Awaited<ReturnType<typeof getMcpConfigForManifest>>>;
@@ -22,31 +19,6 @@ export function resolveAsHost(manifest: McpbManifestAny, bundleDir: string, user
     userConfig,
     pathSeparator: path.sep,
   });
-}
-
-/** Whether `version` (v1.2.3) meets a range of the form >=X[.Y[.Z]], the form package.json's engines uses here. */
-export function satisfies(version: string, range: string): boolean {
-  const floor = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim());
-  if (!floor) throw new Error(`range "${range}" is not of the form >=X.Y.Z: extend satisfies() for it`);
-  const have = version.replace(/^v/, '').split('.').map(Number);
-  const want = floor.slice(1).map((n) => Number(n ?? 0));
-  for (let i = 0; i < 3; i++) if (have[i] !== want[i]) return have[i] > want[i];
-  return true;
-}
-
-/**
- * A Node binary the manifest's compatibility accepts, standing for the host's own Node: this one, else one unpacked
- * by scripts/node-from-registry.sh into .node-versions/ (newest first). Undefined when the machine has none.
- */
-export function hostNode(range: string): string | undefined {
-  if (satisfies(process.version, range)) return process.execPath;
-  const dir = path.join(ROOT, '.node-versions');
-  const majors = fs.existsSync(dir) ? fs.readdirSync(dir).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a)) : [];
-  for (const major of majors) {
-    const bin = path.join(dir, major, 'package', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-    if (fs.existsSync(bin) && satisfies(execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim(), range)) return bin;
-  }
-  return undefined;
 }
 
 export interface HostedServer {
