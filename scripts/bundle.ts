@@ -1,5 +1,6 @@
 // `npm run bundle`: an MCP Bundle (.mcpb) of the stdio server, which Claude Desktop and other MCPB hosts install in
-// one click, for the platforms its installed native parts allow: all three, or this machine's (docs/decisions/mcp-bundle.md).
+// one click, for the platforms its installed native parts allow: all three, or this machine's alone
+// (docs/decisions/mcp-bundle.md).
 //   tsx scripts/bundle.ts [--deps install|checkout] [--out <dir>] [--no-build] [--keep-staging]
 // --deps install (default) installs the production dependencies afresh from the lockfile; checkout copies the
 // checkout's installed ones (the same tree, in seconds). Prints the bundle's path and size as the last line (JSON).

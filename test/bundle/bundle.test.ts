@@ -120,7 +120,7 @@ describe.skipIf(!node)(title, () => {
   });
 
   it('lists over stdio exactly the tools and prompts its manifest names, and its tools work', async () => {
-    const { client } = await start({ data_dir: dataDir });
+    const client = await start({ data_dir: dataDir });
     try {
       const tools: Array<{ name: string; description?: string }> = [];
       let cursor: string | undefined;
@@ -149,7 +149,7 @@ describe.skipIf(!node)(title, () => {
 
   it('acts, after a restart on the same data folder, as the agent and with the key given in user_config', async () => {
     expect(credentials.secret).not.toBe('');
-    const { client } = await start({ data_dir: dataDir, agent_secret: credentials.secret, api_key: credentials.key });
+    const client = await start({ data_dir: dataDir, agent_secret: credentials.secret, api_key: credentials.key });
     try {
       const me = await client.callTool({ name: 'whoami', arguments: {} });
       expect(me.isError).toBeFalsy();
@@ -166,7 +166,7 @@ describe.skipIf(!node)(title, () => {
     const notAFolder = path.join(scratch, 'not-a-folder');
     fs.writeFileSync(notAFolder, 'a file picked by mistake\n');
     const failure = await start({ data_dir: notAFolder }).then(
-      async ({ client }) => {
+      async (client) => {
         await client.close();
         return undefined;
       },

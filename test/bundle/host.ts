@@ -21,14 +21,11 @@ export function resolveAsHost(manifest: McpbManifestAny, bundleDir: string, user
   });
 }
 
-export interface HostedServer {
-  client: Client;
-  /** What the server wrote to stderr so far (the host's log of it). */
-  stderr: () => string;
-}
-
-/** Spawns the resolved command over stdio (`node` being the host's Node) and connects the official v1 SDK client. */
-export async function connectAsHost(config: McpConfig, node: string): Promise<HostedServer> {
+/**
+ * Spawns the resolved command over stdio (`node` being the host's Node) and connects the official v1 SDK client.
+ * When the server does not start, the error carries what it wrote to stderr (the host's log of it).
+ */
+export async function connectAsHost(config: McpConfig, node: string): Promise<Client> {
   let stderr = '';
   const transport = new StdioClientTransport({
     command: config.command === 'node' ? node : config.command,
@@ -45,5 +42,5 @@ export async function connectAsHost(config: McpConfig, node: string): Promise<Ho
     await stderrEnded; // the server has exited: all it wrote is in
     throw Object.assign(new Error(`server did not start: ${(err as Error).message}\n${stderr}`), { stderr });
   }
-  return { client, stderr: () => stderr };
+  return client;
 }
