@@ -27,8 +27,9 @@ const REVIEW = [
   '@vscode/tree-sitter-wasm', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend',
 ] as const;
 
+/** Not @opentelemetry/api: small, and installed anyway (prom-client depends on it). */
 const TRACING = [
-  '@opentelemetry/api', '@opentelemetry/context-async-hooks', '@opentelemetry/core', '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/context-async-hooks', '@opentelemetry/core', '@opentelemetry/exporter-trace-otlp-http',
   '@opentelemetry/resources', '@opentelemetry/sdk-trace', '@opentelemetry/semantic-conventions',
 ] as const;
 
