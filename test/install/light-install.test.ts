@@ -4,8 +4,10 @@
 // with the official SDK client. Memory, identity, the wall, jobs and calculators work from it; each optional engine's
 // service answers 503 engine_not_installed naming its packages and the command that installs them, and charges
 // nothing. Skipped only when the npm registry cannot be reached, and then it says so.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type EngineName } from '../../src/engines.js';
 import { eventually } from '../helpers/eventually.js';
 import { api, register, storeEnv } from '../helpers/gateway.js';
-import { lightInstall, registryReachable, serveInstalled, type LightInstall, type Served } from './light-install.js';
+import { cleanEnv, lightInstall, registryReachable, serveInstalled, type LightInstall, type Served } from './light-install.js';
 
 const OPERATOR = 'light-install-operator-token-0123456789';
 const reach = await registryReachable();
@@ -270,4 +272,17 @@ describe.skipIf(!reach.ok)('the light install (npm pack, npm install <tarball>)'
     for (const p of ENGINES.tracing.packages) expect(out).toContain(` ${p}@^`);
     expect(out).toContain(`npm install ${ENGINES.tracing.packages[0]}@`);
   });
+
+  it('the command a 503 names installs its engine, and the running gateway uses it without a restart', async () => {
+    const k = { 'x-api-key': key };
+    const body = { mode: 'count', start: '2026-12-01', end: '2027-01-01', country: 'DE' };
+    const refused = await api(gw.url, 'POST', '/tools/business_days', { headers: k, body });
+    const [npm, ...args] = (refused.body.error.install as string).split(' ');
+    expect(npm).toBe('npm');
+    await promisify(execFile)(npm!, [...args, '--no-audit', '--no-fund'], { cwd: install.dir, env: cleanEnv({ PATH: install.path }), timeout: 600_000, maxBuffer: 64 << 20 });
+    const counted = await api(gw.url, 'POST', '/tools/business_days', { headers: k, body });
+    expect(counted.status).toBe(200);
+    // Christmas Day, a Friday in 2026; Boxing Day falls on the weekend.
+    expect(counted.body).toMatchObject({ result: 22, country: 'DE', holidays_applied: [{ date: '2026-12-25' }] });
+  }, 600_000);
 });
