@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgress, type Egress } from '../../src/egress/index.js';
 import { runLighthouse } from '../../tools/commercial/seo/lighthouse.js';
 import { CHROMIUM, hasChromium } from '../helpers/browser.js';
+import { ENGINES_ONLY_ONCE } from '../helpers/each-store.js';
 
 let site: http.Server;
 let siteUrl: string;
@@ -29,7 +30,8 @@ afterAll(async () => {
 
 const settings = (timeoutMs: number) => ({ chromiumPath: CHROMIUM, timeoutMs, maxBytes: 10_000_000 });
 
-describe('a Lighthouse run that cannot finish', () => {
+// The engine alone (no store): the SQLite pass has run it on the same code.
+describe.skipIf(ENGINES_ONLY_ONCE)('a Lighthouse run that cannot finish', () => {
   it('says it needs Chromium when there is none', async () => {
     const run = await runLighthouse(egress, `${siteUrl}/`, { ...settings(60_000), chromiumPath: null });
     expect(run).toEqual({ ran: false, why: expect.stringMatching(/^Lighthouse .* needs Chromium/) });
