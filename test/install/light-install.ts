@@ -11,9 +11,15 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
-/** The environment without npm's own variables: `npm test` exports npm_config_* (the checkout's prefix among them). */
+/** npm settings kept from the environment: where the registry is and how to reach it, and the cache. */
+const KEPT = /^npm_config_(registry|cafile|ca|proxy|https_proxy|noproxy|strict_ssl|cache|userconfig|globalconfig)$/i;
+
+/**
+ * The environment without npm's script variables: `npm test` exports npm_config_* of the checkout (its prefix, its
+ * allowScripts…) and npm_package_*, which would make a child npm act on the checkout instead of its own folder.
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => (!/^npm_/i.test(k) || KEPT.test(k)) && k !== 'INIT_CWD'));
   return { ...env, ...extra };
 }
 
