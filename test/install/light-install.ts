@@ -144,7 +144,10 @@ export function serveInstalled(install: LightInstall, env: Record<string, string
       child.kill('SIGTERM');
     });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the installed gateway did not start within 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the installed gateway did not start within 60 s:\n${out}`));
+    }, 60_000);
     // Its log lines, on stdout or stderr: the first "gateway ready" has its URLs.
     for (const stream of [child.stdout!, child.stderr!]) {
       let partial = '';
