@@ -8,7 +8,7 @@ import { ENGINES, engineNotInstalled, installCommand, missingPackages } from '..
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, any>>;
-const engined = [...new Set(Object.values(ENGINES).flatMap((e) => [...e.packages]))].sort();
+const engined: string[] = [...new Set(Object.values(ENGINES).flatMap((e): string[] => [...e.packages]))].sort();
 /** Their peer range of ESLint is older than the ESLint the review runs: declared as peers, npm would refuse the install. */
 const NOT_PEERS = ['@microsoft/eslint-plugin-sdl', 'eslint-plugin-react'];
 
