@@ -1,5 +1,7 @@
-// Polls until an assertion passes (background work such as fact extraction), failing after a deadline.
-export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 5000, stepMs = 25): Promise<T> {
+// Polls until an assertion passes (background work such as fact extraction), failing after a deadline. The deadline is
+// generous because it only bounds a wait: on a loaded machine running two test files at a time, a worker thread's
+// first job (loading its models) took over 5 s.
+export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 20_000, stepMs = 25): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     try {
