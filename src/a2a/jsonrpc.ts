@@ -1,7 +1,6 @@
 // JSON-RPC 2.0 for A2A: the envelope check, the error codes (A2A v0.3 §8 and v1.0 §5.4) and the response
 // objects. Every error travels with HTTP 200.
 import { depthWithin, JsonTooDeepError } from '../json-depth.js';
-import { withJsonText } from '../registry/json-text.js';
 import { servedJson } from './task-record.js';
 
 export const RPC = {
@@ -44,10 +43,14 @@ export interface RpcRequest {
   params: unknown;
 }
 
-/** A result whose JSON was kept when it was written (a finished task) is served as that text, not serialized again. */
-export function rpcResult(id: RpcId, result: unknown) {
+/**
+ * The text of a JSON-RPC response carrying `result`, as JSON.stringify writes it. A result whose JSON was kept when
+ * it was written (a finished task) goes in as that text, not serialized again; the envelope around it is written
+ * here rather than built as an object with a held field, which cost a dictionary-mode object and a second pass.
+ */
+export function rpcResultText(id: RpcId, result: unknown): string {
   const text = servedJson(result);
-  return text === undefined ? { jsonrpc: '2.0' as const, id, result } : withJsonText('result', text, { jsonrpc: '2.0' as const, id }, 'last');
+  return text === undefined ? JSON.stringify({ jsonrpc: '2.0', id, result }) : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`;
 }
 
 export function rpcError(id: RpcId, err: unknown) {

@@ -7,12 +7,12 @@ import type { Config } from '../config.js';
 import { credentialsOf } from '../http/credentials.js';
 import { readBody } from '../http/read-body.js';
 import type { Router } from '../http/router.js';
-import { sendJson } from '../http/send.js';
+import { sendJson, sendJsonText } from '../http/send.js';
 import type { Logger } from '../log.js';
 import type { Registry } from '../registry/registry.js';
 import type { Db } from '../store/db.js';
 import { DurableFollower } from './durable.js';
-import { idOfError, parseRequest, rpcError, rpcResult, RPC, RpcError, type RpcId } from './jsonrpc.js';
+import { idOfError, parseRequest, rpcError, rpcResultText, RPC, RpcError, type RpcId } from './jsonrpc.js';
 import { methodTables, STREAMED, type Handler } from './methods.js';
 import type { SseStream } from './sse.js';
 import { TaskService } from './task-service.js';
@@ -72,7 +72,7 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
       const handler: Handler = table[rq.method];
       const caller = await d.registry.resolve(credentialsOf(req, 'a2a', d.config.trustProxy));
       const result = await handler({ id, params: rq.params, caller, res });
-      if (result !== STREAMED) answer(res, rpcResult(id, result));
+      if (result !== STREAMED) sendJsonText(res, 200, rpcResultText(id, result));
     } catch (err) {
       if (!(err instanceof RpcError)) d.log.error({ err }, 'a2a request failed');
       if (res.headersSent) {

@@ -3,7 +3,7 @@
 // `event: error` (or, before the first event, a plain HTTP error response). The stream ends after a status-update
 // with final: true or after a Message (an answer that made no task), after an error, or when the client goes away.
 import type { ServerResponse } from 'node:http';
-import { rpcError, rpcResult, type RpcId } from './jsonrpc.js';
+import { rpcError, rpcResultText, type RpcId } from './jsonrpc.js';
 import type { SseEvent } from './types.js';
 
 /** A comment line now and then keeps proxies from cutting a stream that waits for a long job. */
@@ -18,7 +18,7 @@ export interface SseFraming {
 }
 
 export const jsonRpcFraming = (id: RpcId): SseFraming => ({
-  event: (payload) => `data: ${JSON.stringify(rpcResult(id, payload))}\n\n`,
+  event: (payload) => `data: ${rpcResultText(id, payload)}\n\n`,
   error: (err) => `data: ${JSON.stringify(rpcError(id, err))}\n\n`,
 });
 

@@ -105,15 +105,17 @@ export class TaskService {
     return toolCallsOf(p.message as Message);
   }
 
-  private async openTask(p: MessageSend, caller: Caller): Promise<{ task: Task; existing: boolean }> {
-    const m = p.message;
-    if (!m.taskId) {
-      const id = uuidv7(this.now());
-      const contextId = m.contextId ?? uuidv7(this.now());
-      const user = redactMessage({ ...(m as Message), kind: 'message', taskId: id, contextId });
-      return { task: { kind: 'task', id, contextId, status: statusOf('submitted', undefined, this.now()), history: [user], artifacts: [] }, existing: false };
-    }
-    const row = await this.visibleRow(m.taskId, caller);
+  /** A new task for a message that names none: submitted, the message (redacted) its history. */
+  private newTask(m: MessageSend['message']): Task {
+    const id = uuidv7(this.now());
+    const contextId = m.contextId ?? uuidv7(this.now());
+    const user = redactMessage({ ...(m as Message), kind: 'message', taskId: id, contextId });
+    return { kind: 'task', id, contextId, status: statusOf('submitted', undefined, this.now()), history: [user], artifacts: [] };
+  }
+
+  /** The task a message continues (its taskId), submitted again with the message added to its history. */
+  private async continuedTask(taskId: string, m: MessageSend['message'], caller: Caller): Promise<Task> {
+    const row = await this.visibleRow(taskId, caller);
     if (isTerminal(row.state as TaskState)) {
       throw new RpcError(RPC.UNSUPPORTED_OPERATION, `Task ${row.id} is ${row.state} and takes no more messages; send a new message with contextId ${row.context_id} to continue the conversation.`, { taskId: row.id, state: row.state });
     }
@@ -124,7 +126,7 @@ export class TaskService {
     const task = rowToTask(row);
     task.history.push(redactMessage({ ...(m as Message), kind: 'message', taskId: row.id, contextId: row.context_id }));
     task.status = statusOf('submitted', undefined, this.now());
-    return { task, existing: true };
+    return task;
   }
 
   /** Writes the task; null when it became terminal meanwhile (a cancel won), else what was written. */
@@ -146,6 +148,8 @@ export class TaskService {
 
   /** Applies an outcome to a task and tells listeners: artifacts first, then the status. */
   publishOutcome(task: Task, o: Outcome): void {
+    // Most tasks have no stream open on them: no events to build.
+    if (!this.hub.listening(task.id)) return;
     for (const artifact of o.artifacts) {
       this.hub.publish(task.id, { kind: 'artifact-update', taskId: task.id, contextId: task.contextId, artifact, append: false, lastChunk: true });
     }
@@ -203,7 +207,10 @@ export class TaskService {
       this.checkAnonymousSize(p.message);
       await this.takeAnonymous(caller);
     }
-    const { task, existing } = await this.openTask(p, caller);
+    // A new task needs nothing read: no await on the way (most messages start one).
+    const { taskId } = p.message;
+    const existing = !!taskId;
+    const task = taskId ? await this.continuedTask(taskId, p.message, caller) : this.newTask(p.message);
     // A new message without credentials is shown nothing before its work is done: its answer may be a Message
     // rather than a task. A background send answers with the task at once, so it is stored first as always.
     const later = anonymous && !existing && mode !== 'background';

@@ -23,9 +23,16 @@ export type TaskWrite = Omit<TaskRow, 'created_at'>;
 const COLUMNS = 'id, context_id, agent_id, state, status, history, artifacts, waiting_kind, waiting_ref, created_at, updated_at';
 const NOT_TERMINAL = `state NOT IN (${TERMINAL_STATES.map((s) => `'${s}'`).join(', ')})`;
 
+// The hot statements' texts, made once: a text built per call is a new string whose hash the writer's and the
+// statement cache's lookups compute again each time.
+const INSERT = `INSERT INTO a2a_tasks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const BY_ID = `SELECT ${COLUMNS} FROM a2a_tasks WHERE id = ?`;
+const UPDATE_OPEN = `UPDATE a2a_tasks SET state = ?, status = ?, history = ?, artifacts = ?, waiting_kind = ?, waiting_ref = ?, updated_at = ?
+     WHERE id = ? AND ${NOT_TERMINAL}`;
+
 /** Inserts a new task; concurrent inserts share the writer's commits. */
 export async function insertTask(q: Queryable, t: TaskWrite & { created_at: number }): Promise<void> {
-  await q.run(`INSERT INTO a2a_tasks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await q.run(INSERT, [
     t.id,
     t.context_id,
     t.agent_id,
@@ -40,15 +47,11 @@ export async function insertTask(q: Queryable, t: TaskWrite & { created_at: numb
   ]);
 }
 
-export const taskById = (q: Queryable, id: string) => q.get<TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE id = ?`, [id]);
+export const taskById = (q: Queryable, id: string) => q.get<TaskRow>(BY_ID, [id]);
 
 /** Rewrites a task that is not terminal yet; false when it was (or is gone). */
 export async function updateOpenTask(q: Queryable, t: TaskWrite): Promise<boolean> {
-  const r = await q.run(
-    `UPDATE a2a_tasks SET state = ?, status = ?, history = ?, artifacts = ?, waiting_kind = ?, waiting_ref = ?, updated_at = ?
-     WHERE id = ? AND ${NOT_TERMINAL}`,
-    [t.state, t.status, t.history, t.artifacts, t.waiting_kind, t.waiting_ref, t.updated_at, t.id],
-  );
+  const r = await q.run(UPDATE_OPEN, [t.state, t.status, t.history, t.artifacts, t.waiting_kind, t.waiting_ref, t.updated_at, t.id]);
   return r.changes > 0;
 }
 

@@ -1,11 +1,10 @@
 // A finished task is answered with the JSON its row was written from (not serialized a second time): the answer
 // must be byte for byte what serializing the task gives, and a trimmed or converted answer is serialized afresh.
 import { describe, expect, it } from 'vitest';
-import { rpcResult } from '../../src/a2a/jsonrpc.js';
+import { rpcResultText } from '../../src/a2a/jsonrpc.js';
 import { keepServedJson, servedJson, taskToWrite } from '../../src/a2a/task-record.js';
 import { isoTime } from '../../src/clock.js';
 import type { Task } from '../../src/a2a/types.js';
-import { stringifyBody } from '../../src/registry/json-text.js';
 import { startGateway } from '../helpers/gateway.js';
 import { userData } from './rpc.js';
 
@@ -23,8 +22,10 @@ describe('a task answered from its written JSON', () => {
     const t = task();
     keepServedJson(t, taskToWrite(t, null, null, 1));
     expect(servedJson(t)).toBe(JSON.stringify(t));
-    expect(stringifyBody(rpcResult(7, t))).toBe(JSON.stringify({ jsonrpc: '2.0', id: 7, result: t }));
-    expect(stringifyBody(rpcResult('x', t))).toBe(JSON.stringify({ jsonrpc: '2.0', id: 'x', result: t }));
+    for (const id of [7, 'x', 'a "quoted" id', null]) expect(rpcResultText(id, t)).toBe(JSON.stringify({ jsonrpc: '2.0', id, result: t }));
+    // Without kept JSON (a trimmed copy), the response is serialized as a whole.
+    const copy = { ...t, history: [] };
+    expect(rpcResultText(5, copy)).toBe(JSON.stringify({ jsonrpc: '2.0', id: 5, result: copy }));
     // A copy (a trimmed history, a converted shape) has no kept JSON.
     expect(servedJson({ ...t, history: [] })).toBeUndefined();
     // A task built with its keys in another order is not kept: its JSON would differ.
