@@ -2,8 +2,11 @@
 // @a2a-js/sdk's DefaultRequestHandler with InMemoryTaskStore on express (bench/servers/a2a-sdk.mjs), in the same
 // run: the 0.3 JSON-RPC wire against the 0.3.x SDK, and the 1.0 JSON-RPC and HTTP+JSON bindings against the 1.x SDK.
 // The gateway is paid with an (unlimited) enterprise key and persists each task; the SDK's executor answers at once.
+// Beside req/s, each side's CPU time a request (all its threads, from /proc): on a machine whose two cores the
+// servers share with the load generator and with other work, it tells a costlier request from a busier minute.
 import { randomUUID } from 'node:crypto';
-import { load, table, type LoadOptions, type LoadResult } from '../lib/cannon.js';
+import { DEFAULTS, load, table, type LoadOptions, type LoadResult } from '../lib/cannon.js';
+import { processCpu } from '../lib/proc-cpu.js';
 import { BENCH_OPERATOR_TOKEN, enterpriseKey, startGateway, startScript } from '../lib/processes.js';
 
 const QUESTION = 'convert 255 to base 2';
@@ -53,31 +56,43 @@ async function check(name: string, url: string, w: Wire, headers: Record<string,
   if (r.status !== 200 || !COMPLETED.has(w.state(json) ?? '')) throw new Error(`${name}: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
 }
 
-async function measure(name: string, base: string, w: Wire, path: string, extra: Record<string, string> = {}): Promise<LoadResult> {
+interface Measured extends LoadResult {
+  /** CPU µs a request of the server process, all threads (null where /proc is not there). */
+  cpuUs: number | null;
+}
+
+/** The warm-up as its own unmeasured load, so the server's CPU time is read around the measured part alone. */
+async function measure(name: string, base: string, pid: number, w: Wire, path: string, extra: Record<string, string> = {}): Promise<Measured> {
   const url = `${base}${path}`;
   const headers = { ...w.headers, ...extra };
   await check(name, url, w, headers);
-  const o: LoadOptions = { url, method: 'POST', headers, makeBody: w.body };
-  return load(name, o);
+  const o: LoadOptions = { url, method: 'POST', headers, makeBody: w.body, warmup: 0 };
+  await load(name, { ...o, duration: DEFAULTS.warmup });
+  const cpu0 = processCpu(pid);
+  const r = await load(name, o);
+  const used = processCpu(pid) - cpu0;
+  return { ...r, cpuUs: used > 0 && r.rps > 0 ? Math.round(used / (r.rps * DEFAULTS.duration)) : null };
 }
 
+const cpuText = (ours: Measured, theirs: Measured) => (ours.cpuUs === null || theirs.cpuUs === null ? '' : `; CPU a request ${ours.cpuUs} µs against ${theirs.cpuUs} µs`);
+
 export async function a2a(): Promise<string> {
-  const rows: LoadResult[] = [];
+  const rows: Measured[] = [];
   const lines: string[] = [];
   const gw = await startGateway({ GATEWAY_OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN });
   const key = await enterpriseKey(gw.url);
   try {
     for (const w of WIRES) {
-      const ours = await measure(`gateway: ${w.name}`, gw.url, w, w.path, { 'x-api-key': key });
+      const ours = await measure(`gateway: ${w.name}`, gw.url, gw.child.pid!, w, w.path, { 'x-api-key': key });
       rows.push(ours);
       // The 0.3 wire against both lines: the 0.3.x SDK, and a 1.x deployment serving 0.3 clients (legacyCompat).
       for (const sdkLine of w.name.includes('0.3') ? ['0.3', '1'] : ['1']) {
         const sdk = await startScript('a2a-sdk.mjs', { A2A_SDK: sdkLine });
         try {
           // The 1.x SDK mounts its HTTP+JSON router under /a2a/rest; the gateway's shares the /a2a prefix.
-          const theirs = await measure(`@a2a-js/sdk ${sdkLine === '0.3' ? '0.3.14' : '1.3.0'}: ${w.name}`, sdk.url, w, w.path.replace('/a2a/', '/a2a/rest/'));
+          const theirs = await measure(`@a2a-js/sdk ${sdkLine === '0.3' ? '0.3.14' : '1.3.0'}: ${w.name}`, sdk.url, sdk.child.pid!, w, w.path.replace('/a2a/', '/a2a/rest/'));
           rows.push(theirs);
-          lines.push(`- ${w.name}: **${(ours.rps / theirs.rps).toFixed(2)}×** ${theirs.name.split(':')[0]} (target ≥ 0.8)`);
+          lines.push(`- ${w.name}: **${(ours.rps / theirs.rps).toFixed(2)}×** ${theirs.name.split(':')[0]} (target ≥ 0.8)${cpuText(ours, theirs)}`);
         } finally {
           await sdk.stop();
         }
