@@ -55,4 +55,4 @@ export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.
 }
 
 /** message/send and message/stream params: the plain kind checked by hand (plain-send.ts), anything else by zod. */
-export const parseMessageSend = (params: unknown): MessageSend => plainMessageSend(params) ?? parseParams(MessageSendParams, params);
+export const parseMessageSend = (params: unknown): MessageSend => (plainMessageSend(params) as MessageSend | undefined) ?? parseParams(MessageSendParams, params);
