@@ -6,7 +6,7 @@ import type { Caller, Credentials } from '../registry/types.js';
 import { buildCard, sentCredential, withoutExtendedCard, type AgentCard, type CardInfo } from './card.js';
 import { requireCardCredentials } from './extended-card.js';
 import { RPC, RpcError, type RpcId } from './jsonrpc.js';
-import { parseMessageSend, parseParams, TaskIdParams, TaskQueryParams, type MessageSend } from './params.js';
+import { MessageSendParams, parseParams, TaskIdParams, TaskQueryParams, type MessageSend } from './params.js';
 import { jsonRpcFraming, SseStream, type SseFraming } from './sse.js';
 import { withHistory } from './task-record.js';
 import type { TaskService } from './task-service.js';
@@ -141,8 +141,8 @@ export function methodTables(d: MethodDeps): MethodTables {
   const same = (e: SseEvent) => e;
 
   const v03: Record<string, Handler> = {
-    'message/send': (c) => sendMessage(c, parseMessageSend(c.params)),
-    'message/stream': (c) => stream(c, () => parseMessageSend(c.params), same),
+    'message/send': (c) => sendMessage(c, parseParams(MessageSendParams, c.params)),
+    'message/stream': (c) => stream(c, () => parseParams(MessageSendParams, c.params), same),
     'tasks/get': async (c) => {
       const q = parseParams(TaskQueryParams, c.params);
       return d.service.get(q.id, c.caller, q.historyLength);
@@ -159,10 +159,10 @@ export function methodTables(d: MethodDeps): MethodTables {
 
   const v1: Record<string, Handler> = {
     SendMessage: async (c) => {
-      const answer = await sendMessage(c, parseMessageSend(fromV1Send(c.params)));
+      const answer = await sendMessage(c, parseParams(MessageSendParams, fromV1Send(c.params)));
       return answer.kind === 'message' ? { message: v1Message(answer) } : { task: v1Task(answer) };
     },
-    SendStreamingMessage: (c) => stream(c, () => parseMessageSend(fromV1Send(c.params)), v1Event),
+    SendStreamingMessage: (c) => stream(c, () => parseParams(MessageSendParams, fromV1Send(c.params)), v1Event),
     GetTask: async (c) => {
       const q = parseParams(TaskQueryParams, c.params);
       return v1Task(await d.service.get(q.id, c.caller, q.historyLength));

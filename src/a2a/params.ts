@@ -1,7 +1,6 @@
 // Method parameters (A2A v0.3 shapes), checked once; anything off answers -32602 with the first problem.
 import { z } from 'zod';
 import { RPC, RpcError } from './jsonrpc.js';
-import { plainMessageSend } from './plain-send.js';
 
 const Id = z.string().min(1).max(200);
 const Meta = z.record(z.string(), z.unknown()).optional();
@@ -53,6 +52,3 @@ export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.
     issues: r.error.issues.slice(0, 5).map((i) => ({ path: i.path.map(String), message: i.message })),
   });
 }
-
-/** message/send and message/stream params: the plain kind checked by hand (plain-send.ts), anything else by zod. */
-export const parseMessageSend = (params: unknown): MessageSend => (plainMessageSend(params) as MessageSend | undefined) ?? parseParams(MessageSendParams, params);
