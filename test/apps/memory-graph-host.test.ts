@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser } from '../helpers/browser.js';
 import { eventually } from '../helpers/eventually.js';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { everyTool } from '../helpers/list-tools.js';
 import { GRAPH_ENTRIES } from './clients.js';
 
 /** The CSP a host builds from the resource's `_meta.ui.csp` (the extension's "CSP Construction from Metadata"). */
@@ -79,7 +80,7 @@ describe.skipIf(!hasChromium)('the memory graph view in a host (headless Chromiu
     await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp?toolsets=all`), { requestInit: { headers: { authorization: `Bearer ${alice.secret}` } } }));
 
     // What a host does with a tool that names a view: find it in the listing, read the resource, apply its CSP.
-    const tool = (await listAll(client)).find((t) => t.name === 'memory_graph')!;
+    const tool = (await everyTool(client)).find((t) => t.name === 'memory_graph')!;
     const uri = getToolUiResourceUri(tool)!;
     expect(uri).toBe('ui://agent-gateway/memory-graph');
     const content = (await client.readResource({ uri })).contents[0] as { mimeType: string; text: string; _meta?: { ui?: { csp?: McpUiResourceCsp } } };
@@ -171,13 +172,3 @@ function viewFrame(page: Page): Frame {
   return frame;
 }
 
-async function listAll(c: Client) {
-  const all: Awaited<ReturnType<Client['listTools']>>['tools'] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await c.listTools(cursor ? { cursor } : {});
-    all.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return all;
-}

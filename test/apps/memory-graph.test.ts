@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryGraph } from '../../tools/memory/knowledge.js';
 import { eventually } from '../helpers/eventually.js';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { everyTool } from '../helpers/list-tools.js';
 import { connect, CONNECTIONS, GRAPH_ENTRIES } from './clients.js';
 
 const URI = 'ui://agent-gateway/memory-graph';
@@ -54,7 +55,7 @@ describe.each(CONNECTIONS)('the memory graph app, %s', (connection) => {
   });
 
   it('lists memory_graph with the view in _meta.ui and an outputSchema; tools without _meta carry none', async () => {
-    const tools = await listAllTools(a);
+    const tools = await everyTool(a);
     const graph = tools.find((t) => t.name === 'memory_graph')!;
     expect(graph._meta).toEqual({ ui: { resourceUri: URI }, 'ui/resourceUri': URI });
     expect(graph.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['nodes', 'edges', 'counts']) });
@@ -126,14 +127,3 @@ describe('the memory graph app outside MCP', () => {
   });
 });
 
-/** Every page of tools/list, with the fields a host reads. */
-async function listAllTools(c: Client) {
-  const all: { name: string; outputSchema?: Record<string, unknown>; _meta?: Record<string, unknown> }[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await c.listTools(cursor ? { cursor } : {});
-    all.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return all;
-}

@@ -12,6 +12,7 @@ import { tempDir } from '../helpers/gateway.js';
 import { ROOT } from '../helpers/paths.js';
 import { nodeInRange } from '../../scripts/bundle-node.js';
 import { connectAsHost, resolveAsHost, type McpConfig } from './host.js';
+import { everyTool } from '../helpers/list-tools.js';
 
 const run = promisify(execFile);
 
@@ -122,13 +123,7 @@ describe.skipIf(!node)(title, () => {
   it('lists over stdio exactly the tools and prompts its manifest names, and its tools work', async () => {
     const client = await start({ data_dir: dataDir });
     try {
-      const tools: Array<{ name: string; description?: string }> = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : {});
-        tools.push(...page.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}) })));
-        cursor = page.nextCursor;
-      } while (cursor);
+      const tools = (await everyTool(client)).map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}) }));
       expect(tools).toEqual(manifest.tools);
       expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(manifest.prompts!.map((p) => p.name));
 

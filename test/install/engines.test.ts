@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, engineNotInstalled, installCommand, missingPackages } from '../../src/engines.js';
+import { reach, ROOT as root, START_UP } from '../helpers/import-graph.js';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, any>>;
 const engined: string[] = [...new Set(Object.values(ENGINES).flatMap((e): string[] => [...e.packages]))].sort();
 /** Their peer range of ESLint is older than the ESLint the review runs: declared as peers, npm would refuse the install. */
@@ -58,31 +58,8 @@ describe('the engine check', () => {
   });
 });
 
-/** Module specifiers a TypeScript file loads when evaluated (a type-only import is erased). */
-function loads(file: string): string[] {
-  const src = fs.readFileSync(file, 'utf8');
-  return [...src.matchAll(/^\s*(?:import|export)\s+(?!type\s)[^'";]*?\sfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? m[2]!);
-}
-const packageOf = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2) : spec.split('/').slice(0, 1)).join('/');
-
 it('nothing a gateway loads while starting (serve or mcp, every tool module) imports an optional engine', () => {
-  const entries = ['src/main.ts', 'src/store/open.ts', 'src/app.ts'].map((e) => path.join(root, e));
-  const from = new Map<string, string | null>(entries.map((e) => [e, null]));
-  const queue = [...entries];
-  const reached: string[] = [];
-  const chain = (f: string | null): string[] => (f ? [...chain(from.get(f) ?? null), path.relative(root, f)] : []);
-  while (queue.length) {
-    const file = queue.shift()!;
-    for (const spec of loads(file)) {
-      if (spec.startsWith('.')) {
-        const target = path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts'));
-        if (!from.has(target) && fs.existsSync(target)) {
-          from.set(target, file);
-          queue.push(target);
-        }
-      } else if (engined.includes(packageOf(spec))) reached.push([...chain(file), spec].join(' → '));
-    }
-  }
-  expect(from.has(path.join(root, 'tools/commercial/review/tool.ts'))).toBe(true); // the tools were followed
-  expect(reached).toEqual([]);
+  const r = reach(START_UP, engined);
+  expect(r.modules.has('tools/commercial/review/tool.ts')).toBe(true); // the tools were followed
+  expect(r.reached).toEqual([]);
 });

@@ -7,9 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
+import { nodeInRange } from '../../scripts/bundle-node.js';
 
 const run = promisify(execFile);
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
 
 /** npm settings kept from the environment: where the registry is and how to reach it, and the cache. */
 const KEPT = /^npm_config_(registry|cafile|ca|proxy|https_proxy|noproxy|strict_ssl|cache|userconfig|globalconfig)$/i;
@@ -36,14 +38,10 @@ export async function registryReachable(): Promise<{ ok: true; registry: string 
   }
 }
 
-const supported = (v: string): boolean => {
-  const [major, minor] = v.split('.').map(Number) as [number, number];
-  return major > 22 || (major === 22 && minor >= 19);
-};
-
-/** The bin directory of a Node the package's `engines` accepts: this one, or Node 24 from the npm registry. */
+/** The bin directory of a Node the package's `engines` accepts: this one, one unpacked already, or Node 24 from the npm registry. */
 export async function supportedNodeBin(): Promise<string> {
-  if (supported(process.versions.node)) return path.dirname(process.execPath);
+  const found = nodeInRange(PACKAGE.engines.node);
+  if (found) return path.dirname(found);
   const { stdout } = await run('bash', [path.join(ROOT, 'scripts', 'node-from-registry.sh'), '24'], { env: cleanEnv(), timeout: 300_000 });
   return stdout.trim();
 }

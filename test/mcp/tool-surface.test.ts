@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
 import { register, startGateway, storeEnv, tempDir, type TestGateway } from '../helpers/gateway.js';
+import { everyTool, type ToolLister } from '../helpers/list-tools.js';
 import { MAIN } from '../helpers/paths.js';
 
 const MODERN = '2026-07-28';
@@ -28,22 +29,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-type Listing = { tools: { name: string; description?: string }[]; nextCursor?: string };
-type Lister = { listTools(p?: { cursor?: string }): Promise<Listing> };
 
-/** Every page of tools/list, as a host loads it. */
-async function everyTool(client: Lister): Promise<Listing['tools']> {
-  const all: Listing['tools'] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined);
-    all.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return all;
-}
-
-const names = (tools: Listing['tools']) => tools.map((t) => t.name);
+const names = (tools: { name: string }[]) => tools.map((t) => t.name);
 const structured = (r: unknown) => (r as { structuredContent: Record<string, any> }).structuredContent;
 const stdioEnv = (env: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', GATEWAY_DATA_DIR: dataDir, ...storeEnv(dataDir), LOG_LEVEL: 'warn', ...env });
 
@@ -53,7 +40,7 @@ describe('the default tools/list', () => {
     await v1.connect(new TransportV1(new URL(`${gw.url}/mcp`)));
     const v2 = new ClientV2({ name: 'size-v2', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } } });
     await v2.connect(new TransportV2(new URL(`${gw.url}/mcp`)));
-    for (const client of [v1, v2] as Lister[]) {
+    for (const client of [v1, v2] as ToolLister[]) {
       const tools = await everyTool(client);
       expect(JSON.stringify(tools).length).toBeLessThanOrEqual(LIMIT_BYTES);
       expect(names(tools)).toEqual(expect.arrayContaining(['memory', 'agent_register', 'whoami', 'start', 'gateway_info', 'tools_find', 'research', 'browse']));
@@ -133,7 +120,7 @@ describe('tools_find on the stateless 2026-07-28 era over HTTP', () => {
     const found = structured(await client.callTool({ name: 'tools_find', arguments: { need: 'share a memory entry with another agent' } }));
     expect(names(found.tools)).toContain('memory_share');
     expect(found).toMatchObject({ enabled: [], listed: false });
-    expect(names(await everyTool(client as Lister))).not.toContain('memory_share');
+    expect(names(await everyTool(client))).not.toContain('memory_share');
     const put = await client.callTool({ name: 'memory_put', arguments: { namespace: 'modern', key: 'k', value: 'v' } });
     expect(put.isError).toBeFalsy();
     await client.close();
@@ -161,10 +148,10 @@ describe('tools_find over stdio', () => {
       { versionNegotiation: { mode: { pin: MODERN } }, listChanged: { tools: { onChanged: (_err, tools) => void (tools && refreshed.push(tools.map((t) => t.name))) } } },
     );
     await client.connect(new StdioV2({ command: process.execPath, args: [MAIN, 'mcp'], env: stdioEnv(), stderr: 'pipe' }));
-    expect(names(await everyTool(client as Lister))).not.toContain('job_create');
+    expect(names(await everyTool(client))).not.toContain('job_create');
     const found = structured(await client.callTool({ name: 'tools_find', arguments: { toolset: 'jobs' } }));
     expect(found).toMatchObject({ enabled: ['jobs'], listed: true });
-    expect(names(await everyTool(client as Lister))).toContain('job_create');
+    expect(names(await everyTool(client))).toContain('job_create');
     await eventually(async () => expect(refreshed.at(-1)).toContain('job_create'));
     await client.close();
   });
