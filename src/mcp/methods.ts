@@ -94,6 +94,8 @@ export interface CallToolOptions {
   followsWork?: boolean;
   /** The lasting connection the call came on (a 2025-era session, stdio), which vault_login may bind. */
   session?: McpSession;
+  /** Told (and awaited before the answer) when the call enabled toolsets on the session (tools_find). */
+  toolsChanged?: () => Promise<void>;
 }
 
 /** A connection's credentials, acting as the agent its vault_login bound it to (when it was bound). */
@@ -138,7 +140,7 @@ function toMcpTool(t: Tool): McpTool {
 const pageCache = new WeakMap<Registry, Map<string, McpTool[]>>();
 const PAGE_FILTERS = 64;
 
-function visibleTools(catalog: McpCatalog, toolsets: string[], scopes?: readonly string[]): McpTool[] {
+function visibleTools(catalog: McpCatalog, toolsets: readonly string[], scopes?: readonly string[]): McpTool[] {
   let byFilter = pageCache.get(catalog.registry);
   if (!byFilter) pageCache.set(catalog.registry, (byFilter = new Map()));
   const key = `${[...new Set(toolsets)].sort().join(',')}${scopes ? `|${[...scopes].sort().join(',')}` : ''}`;
@@ -264,7 +266,7 @@ export function mcpMethods(catalog: McpCatalog, selection: string[], session?: M
     args: Record<string, unknown> | undefined,
     meta: Record<string, unknown> | undefined,
     credentials: Credentials,
-    { signal, confirm, progress, followsWork, session }: CallToolOptions,
+    { signal, confirm, progress, followsWork, session, toolsChanged }: CallToolOptions,
   ): Promise<CallToolResult> => {
     const tool = allowed(name);
     if (!tool) throw new McpMethodError(INVALID_PARAMS, `Tool ${name} not found`);
@@ -275,7 +277,9 @@ export function mcpMethods(catalog: McpCatalog, selection: string[], session?: M
       });
     }
     try {
+      const enabledBefore = session?.enabledToolsets?.length ?? 0;
       const out = await registry.call(tool.name, args ?? {}, withMetaPayment(credentials, meta), { signal, confirm, progress, followsWork, session });
+      if ((session?.enabledToolsets?.length ?? 0) !== enabledBefore) await toolsChanged?.();
       return toolResult(out.result, tool.name, out.meta.meta);
     } catch (err) {
       const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');

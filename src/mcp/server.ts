@@ -50,7 +50,7 @@ export interface SessionState {
   saveLogin(login: string | undefined): Promise<void>;
   saveSubscriptions(uris: string[]): Promise<void>;
   /** Stores the session's selection once tools_find has widened it (tool-surface.ts). */
-  saveToolsets(toolsets: string[]): Promise<void>;
+  saveToolsets(toolsets: readonly string[]): Promise<void>;
   /** Set by buildMcpServer: resolves once the restored subscriptions are heard. */
   ready?: Promise<unknown>;
   /**
@@ -155,22 +155,22 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
     return {};
   });
   server.setRequestHandler(ListToolsRequestSchema, (req, extra) => v1(() => m.listTools(req.params?.cursor, creds(extra))));
+  /** Toolsets tools_find enabled: stored (before the answer) for the session's other copies, and announced. */
+  const toolsChanged = async () => {
+    await state?.saveToolsets(effectiveSelection(opts.toolsets, session));
+    await server.sendToolListChanged().catch(() => undefined);
+  };
   /**
    * A tool call with the session's binding; vault_login / vault_logout's change is written before the answer, and
    * toolsets tools_find enabled are stored and announced (on the session's own stream: notifications/tools/list_changed).
    */
   const callTool = async (name: string, args: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, credentials: Credentials, callOpts: CallToolOptions) => {
     const before = session.login;
-    const enabledBefore = session.enabledToolsets?.length ?? 0;
     try {
-      return (await m.callTool(name, args, meta, boundCredentials(credentials, session), { ...callOpts, session })) as CallToolResult;
+      return (await m.callTool(name, args, meta, boundCredentials(credentials, session), { ...callOpts, session, toolsChanged })) as CallToolResult;
     } finally {
       // Written before the answer, so the next request sees it on any instance.
       if (state && session.login !== before) await state.saveLogin(session.login);
-      if ((session.enabledToolsets?.length ?? 0) !== enabledBefore) {
-        await state?.saveToolsets(effectiveSelection(opts.toolsets, session));
-        await server.sendToolListChanged().catch(() => undefined);
-      }
     }
   };
   /** A client that declared elicitation, sampling or roots is asked on the request's own stream; others keep explicit arguments. */

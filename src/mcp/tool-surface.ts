@@ -25,11 +25,13 @@ export function knownSelection(requested: readonly string[], known: ReadonlySet<
   return kept.length ? kept : [DEFAULT_TOKEN];
 }
 
-/** A connection's selection with what tools_find enabled on it. */
-export const effectiveSelection = (selection: readonly string[], session?: McpSession): string[] => {
-  const base = selection.length ? selection : [DEFAULT_TOKEN];
-  const enabled = session?.enabledToolsets ?? [];
-  return enabled.length ? [...new Set([...base, ...enabled])] : [...base];
+const DEFAULT_SELECTION: readonly string[] = [DEFAULT_TOKEN];
+
+/** A connection's selection with what tools_find enabled on it (no copy when it enabled nothing: every call asks). */
+export const effectiveSelection = (selection: readonly string[], session?: McpSession): readonly string[] => {
+  const base = selection.length ? selection : DEFAULT_SELECTION;
+  const enabled = session?.enabledToolsets;
+  return enabled?.length ? [...new Set([...base, ...enabled])] : base;
 };
 
 /** True when `t` is in tools/list for this selection. */

@@ -96,6 +96,7 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     const requestState = err.answers ? await stateCodec.mint({ b: binding(), a: err.answers, ...(confirmed ? { c: true as const } : {}) }) : undefined;
     return inputRequired({ inputRequests: err.requests as InputRequests, ...(requestState ? { requestState } : {}) });
   };
+  const toolsChanged = () => server.sendToolListChanged().catch(() => undefined);
   server.setRequestHandler('tools/list', (req) => v2(() => m.listTools(req.params?.cursor, creds())));
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const binding = () => stateBinding(catalog.stateKey, 'tools/call', req.params.name, req.params.arguments, creds());
@@ -103,9 +104,7 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
     try {
       const progress = progressReporter(ctx.mcpReq._meta?.progressToken, (n) => ctx.mcpReq.notify(n));
       const followsWork = tasks !== undefined && acceptsTasks(ctx.mcpReq.envelope);
-      const enabledBefore = session?.enabledToolsets?.length ?? 0;
-      const result = await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, creds(), { signal: ctx.mcpReq.signal, confirm, progress, followsWork, session }));
-      if ((session?.enabledToolsets?.length ?? 0) !== enabledBefore) await server.sendToolListChanged().catch(() => undefined);
+      const result = await v2(() => m.callTool(req.params.name, req.params.arguments, req.params._meta, creds(), { signal: ctx.mcpReq.signal, confirm, progress, followsWork, session, toolsChanged }));
       return tasks ? await tasks.offer(req.params.name, result, ctx.mcpReq.envelope) : result;
     } catch (err) {
       if (!(err instanceof NeedsInput)) throw err;

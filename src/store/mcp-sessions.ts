@@ -88,7 +88,7 @@ export class McpSessionStore {
   }
 
   /** The session's selection, widened by tools_find (tool-surface.ts). */
-  async setToolsets(id: string, toolsets: string[]): Promise<void> {
+  async setToolsets(id: string, toolsets: readonly string[]): Promise<void> {
     await this.db.run('UPDATE mcp_sessions SET toolsets = ? WHERE id_hash = ?', [JSON.stringify(toolsets), hashOf(id)]);
   }
 
