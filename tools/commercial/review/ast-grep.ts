@@ -36,7 +36,10 @@ function patternFindings(root: SgNode, language: AstGrepLanguage, code: string):
   if (combined.rules.length > 0)
     for (const node of root.findAll(combined.config))
       combined.rules.forEach((rule, i) => {
-        if (node.getMatch(`${TAG_PREFIX}${i}`)) byRule.set(rule, [...(byRule.get(rule) ?? []), node]);
+        if (!node.getMatch(`${TAG_PREFIX}${i}`)) return;
+        const nodes = byRule.get(rule);
+        if (nodes) nodes.push(node);
+        else byRule.set(rule, [node]);
       });
   for (const rule of combined.separate) byRule.set(rule, root.findAll(rule.config));
   return RULES[language].flatMap((rule) => (byRule.get(rule) ?? []).map((node) => toFinding(rule, node, code)));
