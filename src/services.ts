@@ -76,7 +76,10 @@ export async function buildInfrastructure(o: {
   };
   const services: Services = {
     clientKey,
-    forgetAgent: (id) => resolver.forget(id),
+    forgetAgent: (id) => {
+      resolver.forget(id);
+      keys.forgetAgent(id);
+    },
     resolveAgent: (secret) => resolver.resolve(secret),
     listTools: () => o.registry().list(),
     restBindings: o.restBindings,

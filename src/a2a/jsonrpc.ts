@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 for A2A: the envelope check, the error codes (A2A v0.3 §8 and v1.0 §5.4) and the response
 // objects. Every error travels with HTTP 200.
+import { GatewayError } from '../errors.js';
 import { depthWithin, JsonTooDeepError } from '../json-depth.js';
 import { servedJson } from './task-record.js';
 
@@ -53,8 +54,22 @@ export function rpcResultText(id: RpcId, result: unknown): string {
   return text === undefined ? JSON.stringify({ jsonrpc: '2.0', id, result }) : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`;
 }
 
+/**
+ * A thrown error as the A2A error it answers: an RpcError as it is; a gateway error refusing the credentials (401 or
+ * 403, such as a suspended agent's API key) as the authentication error, with its code and status in `data` as the
+ * gateway's REST errors say them; anything else -32603 (the gateway errors' rpc codes are MCP's, not A2A's).
+ */
+export function asRpcError(err: unknown): RpcError {
+  if (err instanceof RpcError) return err;
+  if (err instanceof GatewayError && (err.status === 401 || err.status === 403)) return new RpcError(RPC.AUTHENTICATION, err.message, { code: err.code, status: err.status });
+  return new RpcError(RPC.INTERNAL_ERROR, 'Internal error');
+}
+
+/** Whether an error is a fault of the gateway's (to log), not an answer to the request. */
+export const isInternal = (err: unknown): boolean => asRpcError(err).code === RPC.INTERNAL_ERROR;
+
 export function rpcError(id: RpcId, err: unknown) {
-  const e = err instanceof RpcError ? err : new RpcError(RPC.INTERNAL_ERROR, 'Internal error');
+  const e = asRpcError(err);
   return { jsonrpc: '2.0' as const, id, error: { code: e.code, message: e.message, ...(e.data ? { data: e.data } : {}) } };
 }
 

@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 import type { Registry } from '../registry/registry.js';
 import type { Db } from '../store/db.js';
 import { DurableFollower } from './durable.js';
-import { idOfError, parseRequest, rpcError, rpcResultText, RPC, RpcError, type RpcId } from './jsonrpc.js';
+import { idOfError, isInternal, parseRequest, rpcError, rpcResultText, RPC, RpcError, type RpcId } from './jsonrpc.js';
 import { methodTables, STREAMED, type Handler } from './methods.js';
 import type { SseStream } from './sse.js';
 import { TaskService } from './task-service.js';
@@ -74,7 +74,7 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
       const result = await handler({ id, params: rq.params, caller, res });
       if (result !== STREAMED) sendJsonText(res, 200, rpcResultText(id, result));
     } catch (err) {
-      if (!(err instanceof RpcError)) d.log.error({ err }, 'a2a request failed');
+      if (isInternal(err)) d.log.error({ err }, 'a2a request failed');
       if (res.headersSent) {
         res.end();
         return;

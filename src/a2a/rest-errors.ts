@@ -1,7 +1,7 @@
 // A2A errors over the HTTP+JSON binding (v1.0 §11.6, §5.4): an HTTP status and a google.rpc.Status body whose
 // details carry an ErrorInfo naming the A2A error (reason TASK_NOT_FOUND…, domain a2a-protocol.org), which is
 // what clients map back to a typed error; invalid input adds a google.rpc.BadRequest with each field at fault.
-import { RPC, RpcError } from './jsonrpc.js';
+import { asRpcError, RPC } from './jsonrpc.js';
 
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
 const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
@@ -39,7 +39,7 @@ const metadataOf = (data: Record<string, unknown> | undefined): Record<string, s
 };
 
 export function restError(err: unknown): RestError {
-  const e = err instanceof RpcError ? err : new RpcError(RPC.INTERNAL_ERROR, 'Internal error');
+  const e = asRpcError(err);
   const details: Record<string, unknown>[] = [];
   let status: number;
   let name: string;

@@ -11,7 +11,7 @@ import type { Matched, Router } from '../http/router.js';
 import { sendJsonText } from '../http/send.js';
 import type { Logger } from '../log.js';
 import type { Registry } from '../registry/registry.js';
-import { RPC, RpcError } from './jsonrpc.js';
+import { isInternal, RPC, RpcError } from './jsonrpc.js';
 import { STREAMED, type Handler, type MethodTables } from './methods.js';
 import { restError } from './rest-errors.js';
 import type { SseFraming } from './sse.js';
@@ -90,7 +90,7 @@ export function mountA2aRest(router: Router, d: RestDeps): void {
         const result = await handler({ id: null, params, caller, res, framing: FRAMING });
         if (result !== STREAMED) sendJsonText(res, 200, JSON.stringify(result), undefined, A2A_JSON);
       } catch (err) {
-        if (!(err instanceof RpcError)) d.log.error({ err }, 'a2a request failed');
+        if (isInternal(err)) d.log.error({ err }, 'a2a request failed');
         if (res.headersSent) return void res.end();
         sendRestError(res, err);
       }

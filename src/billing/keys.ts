@@ -1,6 +1,7 @@
 // API keys: issued with a fixed live prefix, shown once, stored as SHA-256, looked up through a short cache of at
 // most `maxCache` keys (GATEWAY_CREDENTIAL_CACHE_ENTRIES; 0: none).
 import { hashSecret, KEY_PREFIX, newId, newSecret } from '../auth/secrets.js';
+import { GatewayError } from '../errors.js';
 import type { Db, TxOptions } from '../store/db.js';
 import * as store from '../store/keys.js';
 import type { KeyLimits } from '../store/keys.js';
@@ -33,10 +34,19 @@ export interface ApiKey {
   id: string;
   tier: Tier;
   hint: string;
+  /** The agent that issued it, if any: while that agent is suspended, the key is refused with it. */
+  agentId: string | null;
+}
+
+/** A looked-up key (cached): the key, or null when unknown or revoked; whether its agent is suspended. */
+interface Hit {
+  key: ApiKey | null;
+  suspended: boolean;
+  at: number;
 }
 
 export class KeyService {
-  private readonly cache = new Map<string, { key: ApiKey | null; at: number }>();
+  private readonly cache = new Map<string, Hit>();
 
   constructor(
     private readonly db: Db,
@@ -74,17 +84,31 @@ export class KeyService {
     for (const [hash, hit] of this.cache) if (hit.key?.id === id) this.cache.delete(hash);
   }
 
-  /** The key behind a presented value, or null for an unknown, malformed or revoked one. */
+  /** Drops the cached keys an agent issued (its suspension began or ended), so this instance sees the change at once. */
+  forgetAgent(agentId: string): void {
+    for (const [hash, hit] of this.cache) if (hit.key?.agentId === agentId) this.cache.delete(hash);
+  }
+
+  /**
+   * The key behind a presented value, or null for an unknown, malformed or revoked one. A key its agent issued is
+   * refused with 403 agent_suspended while that agent is suspended, like the agent's own credentials.
+   */
   async resolve(presented: string): Promise<ApiKey | null> {
     if (!presented.startsWith(KEY_PREFIX) || presented.length > 128) return null;
-    const hash = hashSecret(presented);
+    const hit = await this.lookup(hashSecret(presented));
+    if (hit.suspended) throw new GatewayError('agent_suspended');
+    return hit.key;
+  }
+
+  private async lookup(hash: string): Promise<Hit> {
     const hit = this.cache.get(hash);
-    if (hit && this.now() - hit.at < TTL_MS) return hit.key;
+    if (hit && this.now() - hit.at < TTL_MS) return hit;
     const row = await store.keyByHash(this.db, hash);
-    const key = row && row.revoked_at === null ? { id: row.id, tier: row.tier, hint: row.hint } : null;
-    if (this.maxCache === 0) return key;
+    const key = row && row.revoked_at === null ? { id: row.id, tier: row.tier, hint: row.hint, agentId: row.agent_id } : null;
+    const fresh = { key, suspended: key !== null && row!.suspended_at !== null, at: this.now() };
+    if (this.maxCache === 0) return fresh;
     if (this.cache.size >= this.maxCache) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(hash, { key, at: this.now() });
-    return key;
+    this.cache.set(hash, fresh);
+    return fresh;
   }
 }

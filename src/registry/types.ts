@@ -57,7 +57,7 @@ export interface ToolAnnotations {
 export interface Services {
   /** Peppered hash of a client address, for provenance and anonymous limits. */
   clientKey(ip: string): string;
-  /** Forget cached credentials of an agent (after delete or secret rotation). */
+  /** Forget cached credentials of an agent: its secrets and the API keys it issued (after delete, secret rotation or suspension). */
   forgetAgent(agentId: string): void;
   /** The agent an agent secret belongs to (for the one route that accepts a secret in the body). */
   resolveAgent(secret: string): Promise<AgentRef | null>;

@@ -12,8 +12,11 @@ import type { BatchStatement, Db, Queryable } from '../store/db.js';
 import * as store from '../store/work-items.js';
 import { tracing } from '../tracing/state.js';
 
-/** What a work item asks for when it ran: nothing more (done), or to run again at `next`. */
-export type WorkOutcome = void | { next: number };
+/**
+ * What a work item asks for when it ran: nothing more (done), or to run again at `next`. `held`: it did not run
+ * (its owner is suspended), so the attempts it has used are kept for when it does.
+ */
+export type WorkOutcome = void | { next: number; held?: boolean };
 
 /**
  * What the scheduler itself uses of the context it runs work with. Work kinds get the whole context `C` (the
@@ -212,7 +215,7 @@ export class Scheduler<C extends SchedulerContext> {
     try {
       const t = tracing;
       const out = t === null ? await kind.run(item.ref, this.ctx, attempt) : await t.workRun(item.kind, item.ref, attempt, () => kind.run(item.ref, this.ctx, attempt));
-      if (out && typeof out.next === 'number') await store.reschedule(this.ctx.db, item.id, this.owner, out.next, null, 0);
+      if (out && typeof out.next === 'number') await store.reschedule(this.ctx.db, item.id, this.owner, out.next, null, out.held ? item.attempts : 0);
       else await store.finish(this.ctx.db, item.id, this.owner);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

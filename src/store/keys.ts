@@ -7,6 +7,9 @@ export interface KeyRow {
   hint: string;
   created_at: number;
   revoked_at: number | null;
+  /** The agent that issued the key, when one did (POST /keys/issue with its secret), and since when it is suspended. */
+  agent_id: string | null;
+  suspended_at: number | null;
 }
 
 export interface NewKey {
@@ -46,7 +49,10 @@ export async function insertKeyWithin(tx: Queryable, k: NewKey, limits: KeyLimit
 }
 
 export const keyByHash = (db: Db, hash: string): Promise<KeyRow | undefined> =>
-  db.get<KeyRow>('SELECT id, tier, hint, created_at, revoked_at FROM api_keys WHERE key_hash = ?', [hash]);
+  db.get<KeyRow>(
+    'SELECT k.id, k.tier, k.hint, k.created_at, k.revoked_at, k.agent_id, a.suspended_at FROM api_keys k LEFT JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = ?',
+    [hash],
+  );
 
 export async function countKeys(q: Queryable, by: { emailHash?: string; clientHash?: string; tier?: string; since?: number }): Promise<number> {
   const where: string[] = [];

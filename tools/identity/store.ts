@@ -84,6 +84,10 @@ export async function takeStartVisit(tx: Queryable, clientHash: string, since: n
 export const agentWithSuspension = (db: Db, handle: string): Promise<AgentRef | undefined> =>
   db.get('SELECT id, handle, suspended_at FROM agents WHERE handle = ?', [handle]);
 
+/** Whether an agent is suspended now (false for no agent, or one deleted). */
+export const isSuspended = async (q: Queryable, id: string): Promise<boolean> =>
+  (await q.get<{ suspended_at: number | null }>('SELECT suspended_at FROM agents WHERE id = ?', [id]))?.suspended_at != null;
+
 /** Starts (at `at`) or ends (null) an operator's suspension of an agent; false when there is no such agent. */
 export const setSuspended = async (db: Db, id: string, at: number | null): Promise<boolean> =>
   (await db.run('UPDATE agents SET suspended_at = ? WHERE id = ?', [at, id])).changes > 0;

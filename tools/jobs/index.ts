@@ -8,6 +8,7 @@ import type { DurableWork, ToolContext, WorkState } from '../../src/registry/typ
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
 import type { TxOptions } from '../../src/store/db.js';
 import type { WorkerContext } from '../../src/workers.js';
+import { holdIfSuspended } from '../identity/suspended-work.js';
 import { deliveriesOf, newWebhookSecret, scheduleWebhook, secretForAgent } from '../webhooks/index.js';
 import { BUNDLE_MAX_URLS, runFetchBundle } from './bundle.js';
 import * as store from './store.js';
@@ -200,6 +201,8 @@ export const jobKind: WorkKind<WorkerContext> = {
   leaseMs: 5 * 60_000,
   maxAttempts: JOB_ATTEMPTS,
   async run(ref, ctx) {
+    const held = await holdIfSuspended(ctx, (await store.jobById(ctx.db, ref))?.agent_id);
+    if (held) return held;
     const j = await store.startJob(ctx.db, ref, ctx.clock.now());
     if (!j) return;
     ctx.services.bus.emit('job:updated', { jobId: j.id, status: 'running' });

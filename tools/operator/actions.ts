@@ -114,8 +114,8 @@ const suspension = (suspend: boolean) =>
     name: suspend ? 'operator_agent_suspend' : 'operator_agent_unsuspend',
     title: suspend ? 'Suspend an agent (operator)' : 'Lift an agent’s suspension (operator)',
     description: suspend
-      ? 'Operator only: suspends an agent. Every call with its credentials (secret, OAuth token, vault login) is then refused with 403 agent_suspended; its data is kept. Other gateway processes refuse it within 30 s (their credential caches). Suspending a suspended agent changes nothing.'
-      : 'Operator only: lifts an agent’s suspension; its credentials work again. Lifting one that is not suspended changes nothing.',
+      ? 'Operator only: suspends an agent. Every call with its credentials (secret, OAuth token, vault login, the API keys it issued) is then refused with 403 agent_suspended, and its watches, jobs, timers and webhooks wait; its data is kept. Other gateway processes refuse it within 30 s (their credential caches). Suspending a suspended agent changes nothing.'
+      : 'Operator only: lifts an agent’s suspension; its credentials work again and its held work runs. Lifting one that is not suspended changes nothing.',
     input: z.object({ handle: HandleRef }),
     annotations: { destructiveHint: suspend, idempotentHint: true },
     handler: async (input, ctx) => {

@@ -13,6 +13,7 @@ import type { WorkerContext } from '../../src/workers.js';
 import { AGENT_MAX_TTL, artifactUrl, storeArtifact } from '../artifacts/service.js';
 import { contentOf } from '../../src/blobs/content.js';
 import { HandleRef } from '../identity/handles.js';
+import { holdIfSuspended } from '../identity/suspended-work.js';
 import { notify } from '../notifications/index.js';
 import { deliveriesOf, scheduleWebhook, secretForAgent } from '../webhooks/index.js';
 import { hashOf, normalize } from './normalize.js';
@@ -193,6 +194,8 @@ async function check(ref: string, ctx: WorkerContext): Promise<{ next: number } 
     await store.setStatus(ctx.db, w.id, state);
     return;
   }
+  const held = await holdIfSuspended(ctx, w.agent_id);
+  if (held) return held;
   const interval = w.interval_hours * HOUR;
   let res;
   try {

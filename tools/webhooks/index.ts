@@ -10,6 +10,7 @@ import type { WorkKind } from '../../src/scheduler/scheduler.js';
 import type { WorkerContext } from '../../src/workers.js';
 import type { Queryable } from '../../src/store/db.js';
 import { HandleRef } from '../identity/handles.js';
+import { holdIfSuspended } from '../identity/suspended-work.js';
 import * as store from './store.js';
 
 export const WEBHOOK_ATTEMPTS = 6;
@@ -47,6 +48,8 @@ export const webhookKind: WorkKind<WorkerContext> = {
   async run(ref, ctx, attempt) {
     const d = await store.deliveryById(ctx.db, Number(ref));
     if (!d || d.status !== 'pending') return;
+    const held = await holdIfSuspended(ctx, d.agent_id);
+    if (held) return held;
     const out = await ctx.services.egress.sendWebhook({ url: d.url, body: JSON.parse(d.body), secret: d.secret, attempts: 1, deliveryId: `dlv_${d.id}`, now: () => ctx.clock.now() });
     const a = out.attempts[0];
     const delivered = out.delivered;

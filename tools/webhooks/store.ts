@@ -5,6 +5,8 @@ export interface DeliveryRow {
   id: number;
   source: string;
   ref: string;
+  /** The agent the delivery is for (whose callback it calls), if any. */
+  agent_id: string | null;
   url: string;
   body: string;
   secret: string;
