@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { credentialsOf } from '../http/credentials.js';
+import { a2aCaller } from './caller.js';
 import { readBody } from '../http/read-body.js';
 import type { Router } from '../http/router.js';
 import { sendJson, sendJsonText } from '../http/send.js';
@@ -70,7 +71,7 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
         throw new RpcError(RPC.METHOD_NOT_FOUND, `Method not found: ${rq.method}${hint}.`, { method: rq.method });
       }
       const handler: Handler = table[rq.method];
-      const caller = await d.registry.resolve(credentialsOf(req, 'a2a', d.config.trustProxy));
+      const caller = await a2aCaller(d.registry, req, d.config.trustProxy);
       const result = await handler({ id, params: rq.params, caller, res });
       if (result !== STREAMED) sendJsonText(res, 200, rpcResultText(id, result));
     } catch (err) {

@@ -5,7 +5,7 @@
 import { depthWithin, JsonTooDeepError } from '../json-depth.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
-import { credentialsOf } from '../http/credentials.js';
+import { a2aCaller } from './caller.js';
 import { readBody } from '../http/read-body.js';
 import type { Matched, Router } from '../http/router.js';
 import { sendJsonText } from '../http/send.js';
@@ -86,7 +86,7 @@ export function mountA2aRest(router: Router, d: RestDeps): void {
           throw new RpcError(RPC.VERSION_NOT_SUPPORTED, `A2A-Version ${asked} is not served over HTTP+JSON, which speaks 1.0: send 1.0, or use JSON-RPC at POST /a2a for 0.3.`);
         }
         const [handler, params] = await pick({ req, params: m.params, query: new URLSearchParams(rawQuery) });
-        const caller = await d.registry.resolve(credentialsOf(req, 'a2a', d.config.trustProxy));
+        const caller = await a2aCaller(d.registry, req, d.config.trustProxy);
         const result = await handler({ id: null, params, caller, res, framing: FRAMING });
         if (result !== STREAMED) sendJsonText(res, 200, JSON.stringify(result), undefined, A2A_JSON);
       } catch (err) {

@@ -1,4 +1,4 @@
-// An operator suspends an agent: every call with its credentials is refused (REST, MCP, a vault_login handle made
+// An operator suspends an agent: every call with its credentials is refused (REST, MCP, A2A, a vault_login handle made
 // before), its data stays, other agents are untouched, and lifting the suspension restores it; from the operator API
 // and from the console's buttons in Chromium.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,6 +22,7 @@ beforeAll(async () => {
 afterAll(async () => gw?.cleanup());
 
 const whoami = (secret: string) => api(gw.url, 'GET', '/agents/me', { secret });
+const a2a = (secret: string, method: string, params: object) => api(gw.url, 'POST', '/a2a', { secret, body: { jsonrpc: '2.0', id: 1, method, params } });
 
 describe('suspending an agent (operator API)', () => {
   it('is refused without the operator token (401) and with a wrong one (403), and 404 for an unknown handle', async () => {
@@ -35,7 +36,7 @@ describe('suspending an agent (operator API)', () => {
     expect((await whoami(bob.secret)).status).toBe(200);
   });
 
-  it('refuses every call with its credentials, on REST, MCP and a vault_login handle, and keeps its data', async () => {
+  it('refuses every call with its credentials, on REST, MCP, A2A and a vault_login handle, and keeps its data', async () => {
     // One MCP session with the secret as Bearer, one with no header that vault_login bound to bob.
     const mcp = new Client({ name: 'suspended', version: '1' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${bob.secret}` } } }));
@@ -43,6 +44,9 @@ describe('suspending an agent (operator API)', () => {
     await bound.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`)));
     expect((await bound.callTool({ name: 'vault_login', arguments: { handle: 'bob', secret: bob.secret } })).structuredContent).toMatchObject({ bound: true });
     expect((await bound.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+
+    const task = (await a2a(bob.secret, 'message/send', { message: { kind: 'message', messageId: 'm-before', role: 'user', parts: [{ kind: 'text', text: 'convert 255 to base 2' }] } })).body.result;
+    expect(task.id).toEqual(expect.any(String));
 
     const suspended = await api(gw.url, 'POST', '/operator/agents/bob/suspend', { headers: op });
     expect(suspended.status).toBe(200);
@@ -62,6 +66,16 @@ describe('suspending an agent (operator API)', () => {
     const viaLogin = await bound.callTool({ name: 'whoami', arguments: {} });
     expect(viaLogin.isError).toBe(true);
     expect(JSON.stringify(viaLogin.content)).toContain('agent_suspended');
+    // A2A reads its tasks from the task store, not through a tool: refused there too, on both bindings.
+    for (const [method, params] of [
+      ['tasks/get', { id: task.id }],
+      ['message/send', { message: { kind: 'message', messageId: 'm-during', role: 'user', parts: [{ kind: 'text', text: 'convert 255 to base 2' }] } }],
+    ] as const) {
+      const refused = await a2a(bob.secret, method, params);
+      expect(refused.body.result).toBeUndefined();
+      expect(refused.body.error).toMatchObject({ code: -32000, data: { code: 'agent_suspended', status: 403 } });
+    }
+    expect((await api(gw.url, 'GET', `/a2a/tasks/${task.id}`, { secret: bob.secret, headers: { 'a2a-version': '1.0' } })).status).toBe(403);
     // Others are untouched.
     expect((await whoami(alice.secret)).status).toBe(200);
 
@@ -69,6 +83,7 @@ describe('suspending an agent (operator API)', () => {
     expect((await whoami(bob.secret)).status).toBe(200);
     expect((await api(gw.url, 'GET', '/memory/notes/k', { secret: bob.secret })).body.value).toBe('kept');
     expect((await bound.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+    expect((await a2a(bob.secret, 'tasks/get', { id: task.id })).body.result.id).toBe(task.id);
     await Promise.all([mcp.close(), bound.close()]);
   });
 });
