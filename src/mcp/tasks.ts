@@ -94,7 +94,11 @@ export function serveTasks(server: Server, catalog: McpCatalog, credentialsOf: (
     try {
       detail = (await registry.call(work.read, { [work.field]: workId }, credentialsOf())).result as Record<string, unknown>;
     } catch (err) {
-      throw toGatewayError(err).status === 404 ? notFound() : internal();
+      const ge = toGatewayError(err);
+      if (ge.status === 404) throw notFound();
+      // Credentials refused (a suspended agent's): said as on tools/call, not as the gateway's fault.
+      if (ge.status === 401 || ge.status === 403) throw new ProtocolError(ge.rpcCode, ge.message, { code: ge.code });
+      throw internal();
     }
     return { status: work.statusOf(detail), detail };
   }

@@ -2,13 +2,13 @@
 // this test through the gateway's additions seam) declares work whose state the test sets. A failed work is a
 // completed task with an error result; work that vanished reads as an unknown task; a reader that breaks is -32603
 // without internals; work already ended when the call returns seeds a completed task; a durable tool whose answer
-// names no work keeps its synchronous answer.
+// names no work keeps its synchronous answer; a suspended agent's task is refused as its tool calls are.
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { WorkState } from '../../src/registry/types.js';
-import { startGateway, type TestGateway } from '../helpers/gateway.js';
+import { register, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { modernPost } from '../helpers/modern-mcp.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -58,8 +58,8 @@ beforeAll(async () => {
 });
 afterAll(async () => gw.cleanup());
 
-async function rpc(method: string, params: Record<string, unknown>, name: string): Promise<any> {
-  const r = await modernPost(gw.url, method, params, { name, capabilities: { extensions: { [TASKS]: {} } } });
+async function rpc(method: string, params: Record<string, unknown>, name: string, secret?: string): Promise<any> {
+  const r = await modernPost(gw.url, method, params, { name, capabilities: { extensions: { [TASKS]: {} } }, headers: secret ? { authorization: `Bearer ${secret}` } : {} });
   return r.json();
 }
 const startWork = (args: Record<string, unknown>) => rpc('tools/call', { name: 'fixture_work_start', arguments: args }, 'fixture_work_start');
@@ -93,6 +93,20 @@ describe('durable work a tool declares', () => {
     const r = await getTask(broken.taskId);
     expect(r.error.code).toBe(-32603);
     expect(JSON.stringify(r)).not.toContain('disk on fire');
+  });
+
+  it('a suspended agent’s task is refused as its tool calls are (agent_suspended), and reads again once the suspension ends', async () => {
+    const a = await register(gw.url, 'task-owner');
+    const handle = (await rpc('tools/call', { name: 'fixture_work_start', arguments: { id: 'w-owned' } }, 'fixture_work_start', a.secret)).result;
+    expect(handle.status).toBe('working');
+    const { id } = (await gw.gateway.db.get<{ id: string }>('SELECT id FROM agents WHERE handle = ?', ['task-owner']))!;
+    await gw.gateway.db.run('UPDATE agents SET suspended_at = ? WHERE id = ?', [gw.clock.now(), id]);
+    gw.gateway.registry.services.forgetAgent(id);
+    const refused = await rpc('tasks/get', { taskId: handle.taskId }, handle.taskId, a.secret);
+    expect(refused.error).toMatchObject({ code: -32003, data: { code: 'agent_suspended' } });
+    await gw.gateway.db.run('UPDATE agents SET suspended_at = NULL WHERE id = ?', [id]);
+    gw.gateway.registry.services.forgetAgent(id);
+    expect((await rpc('tasks/get', { taskId: handle.taskId }, handle.taskId, a.secret)).result.status).toBe('working');
   });
 
   it('work already ended when the call returns seeds a completed task', async () => {
