@@ -13,7 +13,8 @@ import type { Confirmation, Confirmer, Credentials, InputAnswers, InputKind, Inp
 import { CONFIRM_KEY, confirmationForm } from './confirmations.js';
 import { requiredCapabilities, wireInputRequests, type WireInputRequest } from './input-requests.js';
 import { gatherInputs } from '../registry/ask-step.js';
-import { blockJson, fileBlock, type BlockJson, isContentResult, isFileResult, textOf } from '../registry/content-result.js';
+import { blockJson, isFileResult, textOf } from '../registry/content-result.js';
+import { paymentResult, textResult, toolResult, type CallToolResult } from './tool-result.js';
 import { complete, type CompletionRef } from './completions.js';
 import type { McpCatalog } from './mcp-catalog.js';
 
@@ -166,61 +167,11 @@ function page<T>(items: T[], cursor: string | undefined, size: number): { items:
   return { items: items.slice(start, end), ...(end < items.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}) };
 }
 
-/** An MCP content block as it goes on the wire (text, image, audio, embedded resource). */
-export type McpContent = BlockJson;
-
-export interface CallToolResult {
-  [k: string]: unknown;
-  content: McpContent[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
-}
-
-const withMeta = (meta: Record<string, unknown> | undefined) => (meta && Object.keys(meta).length ? { _meta: meta } : {});
-
-export const textResult = (value: unknown, isError: boolean, meta?: Record<string, unknown>): CallToolResult => {
-  const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
-  return {
-    content: [{ type: 'text', text: JSON.stringify(value) }],
-    ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
-    ...(isError ? { isError: true } : {}),
-    ...withMeta(meta),
-  };
-};
-
-/**
- * A tool's result as MCP content: blocks as the tool gave them (a file as one block), JSON as text plus
- * structuredContent. A result with data keeps its JSON text block too, for clients that read only text.
- */
-export function toolResult(value: unknown, toolName: string, meta?: Record<string, unknown>): CallToolResult {
-  if (isFileResult(value)) return { content: [blockJson(fileBlock(value, fileUri(toolName, value.filename)))], ...withMeta(meta) };
-  if (!isContentResult(value)) return textResult(value, false, meta);
-  const content: McpContent[] = value.content.map(blockJson);
-  if (value.data) content.push({ type: 'text', text: JSON.stringify(value.data) });
-  return { content, ...(value.data ? { structuredContent: value.data } : {}), ...withMeta(meta) };
-}
-
-/** Where a file a tool returned is said to come from, when it has no resource of its own. */
-const fileUri = (tool: string, filename: string): string => `gateway://tools/${tool}/${encodeURIComponent(filename)}`;
-
 /** x402 over MCP: the payment rides in `_meta["x402/payment"]`; it joins the credentials as a header would. */
 function withMetaPayment(c: Credentials, meta: Record<string, unknown> | undefined): Credentials {
   const payment = meta?.['x402/payment'];
   if (!payment || typeof payment !== 'object') return c;
   return { ...c, paymentSignature: Buffer.from(JSON.stringify(payment)).toString('base64') };
-}
-
-/** x402 MCP transport convention: isError result, PaymentRequired as structuredContent, wrapped in the text. */
-function paymentResult(ge: GatewayError): CallToolResult {
-  const pr = ge.payment!;
-  const settlement = pr['x402/payment-response'];
-  return {
-    isError: true,
-    structuredContent: pr,
-    content: [{ type: 'text', text: JSON.stringify({ 'x402/error': { code: 402, message: ge.message, data: pr } }) }],
-    _meta: { 'x402/payment-required': pr, ...(settlement ? { 'x402/payment-response': settlement } : {}) },
-  };
 }
 
 /**

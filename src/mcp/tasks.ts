@@ -25,7 +25,7 @@ import type { Caller, Credentials, DurableWork, Tool, WorkState, WorkStatus } fr
 import * as store from '../store/mcp-tasks.js';
 import type { McpCatalog } from './mcp-catalog.js';
 import { wireInputRequests } from './input-requests.js';
-import { textResult, type CallToolResult } from './methods.js';
+import { textResult, type CallToolResult } from './tool-result.js';
 
 /** A task is kept this long past the moment its work is due (creation, or a timer's due time). */
 export const TASK_KEEP_MS = 7 * 24 * 3600_000;
