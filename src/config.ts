@@ -91,6 +91,7 @@ const EnvSchema = z.object({
   IMAGE_API_KEY: z.string().optional(),
   IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
   IMAGE_TIMEOUT_SECONDS: positiveInt.max(600).default(120),
+  GATEWAY_IMAGE_RENDER_SECONDS: positiveInt.max(300).default(10),
   GATEWAY_VAULT_LOGIN_TTL_SECONDS: positiveInt.min(60).max(7 * 24 * 3600).default(3600),
   X402_NETWORK: z.string().regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network such as eip155:8453').default('eip155:84532'),
   X402_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -173,6 +174,8 @@ export interface Config {
   research: { maxSources: number };
   /** An OpenAI-compatible images endpoint (gen_image with a prompt), when configured (IMAGE_*). */
   images?: { baseUrl: string; apiKey?: string; model: string; timeoutMs: number };
+  /** gen_image from a spec: the time one render may take before its render process is killed. */
+  imageRenderMs: number;
   /** How long a vault_login handle lives (it can be revoked sooner with vault_logout). */
   vaultLoginTtlMs: number;
   /** Threads for heavy database reads (search, ranked lists); 0 runs them on the event loop. */
@@ -337,6 +340,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     search: searchConfig(e),
     research: { maxSources: e.GATEWAY_RESEARCH_MAX_SOURCES },
     images: e.IMAGE_BASE_URL ? { baseUrl: e.IMAGE_BASE_URL.replace(/\/+$/, ''), apiKey: e.IMAGE_API_KEY, model: e.IMAGE_MODEL, timeoutMs: e.IMAGE_TIMEOUT_SECONDS * 1000 } : undefined,
+    imageRenderMs: e.GATEWAY_IMAGE_RENDER_SECONDS * 1000,
     vaultLoginTtlMs: e.GATEWAY_VAULT_LOGIN_TTL_SECONDS * 1000,
     readerThreads: e.GATEWAY_READER_THREADS,
     x402: x402Config(e),

@@ -296,19 +296,51 @@ describe('gen_image elsewhere', () => {
     expect(r.body.error.code).toBe('not_found');
   });
 
-  it('a spec that needs too much memory is a 422, a third render at once is a 429, and the next render works', async () => {
-    const key = await freeKey(gw.url);
-    const c = await httpImageClient(gw.url, 'v2 pinned to 2026-07-28', key);
+  /** A gateway of its own whose renders may take `seconds`, with a free key and an MCP client. */
+  async function withRenderTime(seconds: number, fn: (c: ImageClient, url: string, key: string) => Promise<void>): Promise<void> {
+    const own = await startGateway({ env: { GATEWAY_IMAGE_RENDER_SECONDS: String(seconds) } });
     try {
-      const before = await usage(gw.url, key);
-      const bomb = { $schema: 'https://vega.github.io/schema/vega/v6.json', data: [{ name: 'rows', transform: [{ type: 'sequence', start: 0, stop: 1e9 }] }], marks: [] };
-      // Each bomb takes seconds to reach the heap cap: the third call arrives while two of this key's are in flight.
-      const errors = (await Promise.all([1, 2, 3].map(() => c.call({ spec: bomb })))).map(errorOf);
-      expect(errors.map((e) => `${e.status} ${e.error.reason ?? e.error.code}`).sort()).toEqual(['422 render_memory', '422 render_memory', '429 rate_limited']);
-      expect(await usage(gw.url, key)).toEqual(before);
-      expect(pngSize(imageBlocks(await c.call({ spec: SVG }))[0]!.bytes)).toEqual({ width: 120, height: 80 });
+      const key = await freeKey(own.url);
+      const c = await httpImageClient(own.url, 'v2 pinned to 2026-07-28', key);
+      try {
+        await fn(c, own.url, key);
+      } finally {
+        await c.close();
+      }
     } finally {
-      await c.close();
+      await own.cleanup();
     }
+  }
+
+  // Allocates until the render process's heap cap: about 1.5-3 s on an idle machine, more under load.
+  const BOMB = { $schema: 'https://vega.github.io/schema/vega/v6.json', data: [{ name: 'rows', transform: [{ type: 'sequence', start: 0, stop: 1e9 }] }], marks: [] };
+
+  it('a spec that needs too much memory is a 422, a third render at once is a 429, and the next render works', async () => {
+    // Time enough for the heap cap to be reached first however busy the machine is.
+    await withRenderTime(300, async (c, url, key) => {
+      const before = await usage(url, key);
+      // Each bomb takes seconds to reach the heap cap: the third call arrives while two of this key's are in flight.
+      const errors = (await Promise.all([1, 2, 3].map(() => c.call({ spec: BOMB })))).map(errorOf);
+      expect(errors.map((e) => `${e.status} ${e.error.reason ?? e.error.code}`).sort()).toEqual(['422 render_memory', '422 render_memory', '429 rate_limited']);
+      expect(await usage(url, key)).toEqual(before);
+      expect(pngSize(imageBlocks(await c.call({ spec: SVG }))[0]!.bytes)).toEqual({ width: 120, height: 80 });
+    });
+  });
+
+  it('a render past GATEWAY_IMAGE_RENDER_SECONDS is a 422 render_timeout naming the limit, costs nothing, and the next render works', async () => {
+    // A regular expression that backtracks for hours on one row: time, not memory.
+    const redos = {
+      $schema: 'https://vega.github.io/schema/vega/v6.json',
+      data: [{ name: 'rows', transform: [{ type: 'sequence', start: 0, stop: 1 }, { type: 'formula', as: 't', expr: `test(regexp('^(a+)+$'), '${'a'.repeat(44)}!')` }] }],
+      marks: [],
+    };
+    await withRenderTime(1, async (c, url, key) => {
+      const before = await usage(url, key);
+      const e = errorOf(await c.call({ spec: redos }));
+      expect(e).toMatchObject({ status: 422, error: { code: 'validation_error', reason: 'render_timeout' }, detail: [{ loc: ['spec'], type: 'render_timeout' }] });
+      expect(e.error.message).toContain('longer than 1 s');
+      expect(await usage(url, key)).toEqual(before);
+      expect(pngSize(imageBlocks(await c.call({ spec: SVG }))[0]!.bytes)).toEqual({ width: 120, height: 80 });
+    });
   });
 });

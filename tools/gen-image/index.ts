@@ -73,7 +73,7 @@ async function rendered(req: RenderRequest, ctx: ToolContext): Promise<RenderRep
   }
   inFlight.set(who, n + 1);
   try {
-    return await renderInProcess(req, ctx.signal);
+    return await renderInProcess(req, ctx.config.imageRenderMs, ctx.signal);
   } finally {
     const left = (inFlight.get(who) ?? 1) - 1;
     if (left > 0) inFlight.set(who, left);

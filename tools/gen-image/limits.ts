@@ -11,8 +11,6 @@ export const LIMITS = {
   /** `scale` bounds: the spec's own size times this. */
   minScale: 0.1,
   maxScale: 4,
-  /** One render (compile, dataflow, SVG, rasterising) in a render process; past it the process is killed. */
-  renderTimeoutMs: 10_000,
   /** A render process's JavaScript heap (--max-old-space-size); a spec that needs more ends the process. */
   renderHeapMb: 256,
   /** Renders waiting for a render process; more are refused with 503. */

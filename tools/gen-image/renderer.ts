@@ -104,7 +104,7 @@ class RenderProcess {
     this.child.kill('SIGKILL');
   }
 
-  async run(req: RenderRequest): Promise<RenderReply> {
+  async run(req: RenderRequest, timeoutMs: number): Promise<RenderReply> {
     await this.ready;
     this.busy();
     let timedOut = false;
@@ -113,7 +113,7 @@ class RenderProcess {
         const timer = setTimeout(() => {
           timedOut = true;
           this.kill();
-        }, LIMITS.renderTimeoutMs);
+        }, timeoutMs);
         this.pending = (o) => {
           clearTimeout(timer);
           resolve(o);
@@ -123,7 +123,7 @@ class RenderProcess {
       });
       if ('reply' in outcome) return outcome.reply;
       if (timedOut) {
-        return { ok: false, reason: 'render_timeout', message: `The spec took longer than ${LIMITS.renderTimeoutMs / 1000} s to render; make it simpler (fewer rows or marks).` };
+        return { ok: false, reason: 'render_timeout', message: `The spec took longer than ${timeoutMs / 1000} s to render; make it simpler (fewer rows or marks).` };
       }
       if (/heap out of memory|Allocation failed/i.test(this.stderr)) {
         return { ok: false, reason: 'render_memory', message: `The spec needs more than the ${LIMITS.renderHeapMb} MB a render may use; make it simpler (fewer rows or marks).` };
@@ -178,10 +178,10 @@ class RenderPool {
     else this.idle.push(p);
   }
 
-  async render(req: RenderRequest, signal?: AbortSignal): Promise<RenderReply> {
+  async render(req: RenderRequest, timeoutMs: number, signal?: AbortSignal): Promise<RenderReply> {
     const p = await this.acquire(signal);
     try {
-      return await p.run(req);
+      return await p.run(req, timeoutMs);
     } catch (err) {
       // Only a process that never started gets here (run() answers everything else).
       p.kill();
@@ -199,7 +199,7 @@ let pool: RenderPool | undefined;
  * Vega, resvg and the fonts are optional packages (src/engines.ts): checked here, before a process starts, so their
  * absence is a 503 engine_not_installed and not a render process dying on its imports.
  */
-export async function renderInProcess(req: RenderRequest, signal?: AbortSignal): Promise<RenderReply> {
+export async function renderInProcess(req: RenderRequest, timeoutMs: number, signal?: AbortSignal): Promise<RenderReply> {
   requireEngine('image');
-  return (pool ??= new RenderPool()).render(req, signal);
+  return (pool ??= new RenderPool()).render(req, timeoutMs, signal);
 }
