@@ -24,6 +24,7 @@ import { plainToolCallOf, type SessionState } from './server.js';
 import type { PlainCall } from './plain-call.js';
 import { mayAsk } from './input-requests.js';
 import { answerOnSession, plainSessionCall } from './session-direct.js';
+import { SessionChanges } from './session-changes.js';
 import type { McpSessionStore, StoredSession } from '../store/mcp-sessions.js';
 
 export interface SessionFactory {
@@ -92,6 +93,8 @@ export class StreamableHttpEndpoint {
   private readonly sweeper: NodeJS.Timeout;
   private readonly adopter?: NodeJS.Timeout;
   private adopting = false;
+  /** Session changes made through other instances, heard while copies are held here. */
+  private readonly changes?: SessionChanges;
 
   constructor(
     private readonly factory: SessionFactory,
@@ -100,6 +103,7 @@ export class StreamableHttpEndpoint {
     this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, Math.max(1000, opts.idleMs / 2)));
     this.sweeper.unref();
     if (opts.store) {
+      this.changes = new SessionChanges(opts.store, () => this.sessions.forEach((s) => (s.checkedAt = 0)), opts.onStoreError);
       this.adopter = setInterval(() => void this.adopt(), ADOPT_MS);
       this.adopter.unref();
     }
@@ -174,7 +178,7 @@ export class StreamableHttpEndpoint {
     const held = this.sessions.get(id);
     if (held) {
       const now = Date.now();
-      if (!store || now - held.checkedAt < SHARED_CHECK_MS) return held;
+      if (!store || (this.changes?.trusted && now - held.checkedAt < SHARED_CHECK_MS)) return held;
       held.checkedAt = now;
       try {
         // Closed or expired elsewhere ends it here; a login or subscription made through another copy reaches this one.
@@ -348,6 +352,7 @@ export class StreamableHttpEndpoint {
     const server = this.factory(toolsets, state);
     const s = { transport, server, checkedAt: Date.now(), state };
     this.sessions.set(id, s);
+    this.changes?.start();
     transport.onclose = () => {
       if (this.sessions.get(id) === s) this.sessions.delete(id);
     };
@@ -379,6 +384,7 @@ export class StreamableHttpEndpoint {
         void store.touch(id).catch((err: unknown) => this.opts.onStoreError?.(err));
       }
     }
+    if (this.sessions.size === 0) this.changes?.stop();
     void store?.prune().catch((err: unknown) => this.opts.onStoreError?.(err));
   }
 
@@ -388,5 +394,6 @@ export class StreamableHttpEndpoint {
     if (this.adopter) clearInterval(this.adopter);
     await this.opts.modern?.close();
     await Promise.all([...this.sessions.keys()].map((id) => this.drop(id, false)));
+    this.changes?.stop();
   }
 }

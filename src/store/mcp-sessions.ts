@@ -12,6 +12,9 @@ export interface StoredSession {
   login?: string;
 }
 
+/** The signal of migration 047: a session's login, toolsets, subscriptions or end changed (PostgreSQL). */
+const CHANGED_CHANNEL = 'gw_mcp_sessions';
+
 const hashOf = (id: string): string => createHash('sha256').update(id).digest('hex');
 const keyOf = (id: string): Buffer => createHash('sha256').update(`mcp-session-login\0${id}`).digest();
 
@@ -110,6 +113,15 @@ export class McpSessionStore {
       for (const r of rows) out.set(byHash.get(r.id_hash)!, JSON.parse(r.subscriptions));
     }
     return out;
+  }
+
+  /**
+   * Calls `fn` when any session's login, toolsets, subscriptions or end changed (on another instance too), and
+   * after a reconnect of the listener; returns the function that stops it. Null where the store has no signals
+   * (SQLite): copies then re-read their rows on their own.
+   */
+  onChange(fn: () => void): Promise<() => void> | null {
+    return this.db.listen?.(CHANGED_CHANNEL, fn) ?? null;
   }
 
   /** Ends the session for every instance; false when it was not open. */

@@ -12,7 +12,6 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDb } from '../../src/store/postgres.js';
-import { SHARED_CHECK_MS } from '../../src/mcp/streamable-http.js';
 import { eventually } from '../helpers/eventually.js';
 import { api, register, tempDir } from '../helpers/gateway.js';
 import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
@@ -68,7 +67,7 @@ describe.skipIf(!hasPostgres)('a legacy MCP session moving between three instanc
     const updated: string[] = [];
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
 
-    // tools_find widens the session's list; every instance the session lands on lists what it enabled.
+    // tools_find widens the session's list; every instance the session lands on next lists what it enabled.
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('memory_get');
     const found = await client.callTool({ name: 'tools_find', arguments: { toolset: 'memory' } });
     expect((found.structuredContent as { enabled: string[] }).enabled).toEqual(['memory']);
@@ -110,8 +109,8 @@ describe.skipIf(!hasPostgres)('a legacy MCP session moving between three instanc
     expect(login.isError).toBeFalsy();
     expect(login.structuredContent).toMatchObject({ bound: true });
     expect(JSON.stringify(login)).not.toContain(b.secret);
-    // Copies of the session held by the other instances read the binding when their row is next checked.
-    await new Promise((r) => setTimeout(r, SHARED_CHECK_MS + 200));
+    // Copies of the session held by the other instances hear the change (a signal) and read the binding on their
+    // next request: no wait.
     // Three calls, one per instance, each acting as the bound agent without any credential on the request.
     for (let i = 0; i < 3; i++) {
       const r = await client.callTool({ name: 'memory_get', arguments: { namespace: 'notes', key: 'who' } });
@@ -136,8 +135,7 @@ describe.skipIf(!hasPostgres)('a legacy MCP session moving between three instanc
     const id = transport.sessionId!;
     const del = await fetch(`${instances[0].url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': id } });
     expect(del.status).toBe(200);
-    // A copy is served from memory for at most SHARED_CHECK_MS before its row is checked again.
-    await new Promise((r) => setTimeout(r, SHARED_CHECK_MS + 200));
+    // The copies held elsewhere hear the change and read their row on their next request: no wait.
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' });
     for (const i of instances.slice(1)) {
       const r = await fetch(`${i.url}/mcp`, {
