@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpSessionStore } from '../../src/store/mcp-sessions.js';
 import { PgDb } from '../../src/store/postgres.js';
 import { eventually } from '../helpers/eventually.js';
 import { migrate } from '../../src/store/migrate.js';
@@ -361,8 +362,8 @@ async function runBoth(c: Case) {
   }
 }
 
-/** Triggers only PostgreSQL has: NOTIFY to other instances (027_change_signals). */
-const PG_SIGNALS = ['memory_changes_signal', 'resource_changes_signal', 'a2a_tasks_signal'];
+/** Triggers only PostgreSQL has: NOTIFY to other instances (027_change_signals, 047_mcp_session_signals). */
+const PG_SIGNALS = ['memory_changes_signal', 'resource_changes_signal', 'a2a_tasks_signal', 'mcp_sessions_signal'];
 /** The memory full-text vector's trigger (038), where SQLite keeps FTS5 tables with triggers of their own. */
 const PG_FTS = ['memory_entries_fts'];
 /** A text's words as migration 040 indexes them: Porter stems, words of one or two characters as written. */
@@ -458,6 +459,38 @@ describe.skipIf(!hasPostgres)('PostgreSQL triggers behave as the SQLite ones (di
       expect(heard.tasks).toBe(0);
     } finally {
       for (const stop of stops) stop();
+      await db.close();
+    }
+  });
+
+  it('signals a shared MCP session changed (login, toolsets, subscriptions, closed), not its seen_at refresh', async () => {
+    await admin.query('CREATE DATABASE session_signals TEMPLATE tmpl');
+    const db = await PgDb.open(server.url.replace(/\/gateway$/, '/session_signals'));
+    const store = new McpSessionStore(db, 60_000);
+    let heard = 0;
+    const stop = await store.onChange(() => heard++)!;
+    const quiet = async (n: number) => {
+      await new Promise((r) => setTimeout(r, 200));
+      expect(heard).toBe(n);
+    };
+    try {
+      const id = '0b7d4a52-3f7e-4c1a-9d35-5e2a6f8b9c01';
+      await store.create(id, [], { protocolVersion: '2025-06-18' });
+      await store.touch(id);
+      await store.load(id);
+      await quiet(0);
+      await store.setToolsets(id, ['memory']);
+      await eventually(async () => expect(heard).toBe(1));
+      await store.setLogin(id, 'vlh_handle');
+      await eventually(async () => expect(heard).toBe(2));
+      await store.setSubscriptions(id, ['memory://a/b/c']);
+      await eventually(async () => expect(heard).toBe(3));
+      await store.touch(id);
+      await quiet(3);
+      expect(await store.close(id)).toBe(true);
+      await eventually(async () => expect(heard).toBe(4));
+    } finally {
+      stop();
       await db.close();
     }
   });
