@@ -35,14 +35,10 @@ export interface SessionFactory {
 /**
  * How long a held session is served from memory before its row is read again (closed or expired elsewhere, a
  * login or subscription made through another instance) and marked seen: one awaited read (and a write not
- * waited for) per session per this interval, never one per request.
+ * waited for) per session per this interval, never one per request; sooner after a change was signalled
+ * (session-changes.ts).
  */
 export const SHARED_CHECK_MS = 1000;
-/**
- * How often the sessions whose GET stream is open here read the subscriptions other instances' copies of them
- * added (one read for all of them), so resource updates go out on the stream.
- */
-export const ADOPT_MS = 1000;
 /** The ids this endpoint mints (UUIDs): any other id is unknown without a lookup. */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The id of the replayed initialize request of a rebuilt session (its answer is discarded). */
@@ -91,8 +87,6 @@ export class StreamableHttpEndpoint {
   /** Rebuilds under way, so concurrent first requests on this instance share one. */
   private readonly restoring = new Map<string, Promise<Session | null>>();
   private readonly sweeper: NodeJS.Timeout;
-  private readonly adopter?: NodeJS.Timeout;
-  private adopting = false;
   /** Session changes made through other instances, heard while copies are held here. */
   private readonly changes?: SessionChanges;
 
@@ -102,28 +96,7 @@ export class StreamableHttpEndpoint {
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, Math.max(1000, opts.idleMs / 2)));
     this.sweeper.unref();
-    if (opts.store) {
-      this.changes = new SessionChanges(opts.store, () => this.sessions.forEach((s) => (s.checkedAt = 0)), opts.onStoreError);
-      this.adopter = setInterval(() => void this.adopt(), ADOPT_MS);
-      this.adopter.unref();
-    }
-  }
-
-  /** Subscriptions made on other instances, for the sessions whose GET stream (their notifications' way out) is here. */
-  private async adopt(): Promise<void> {
-    const { store } = this.opts;
-    if (!store || this.adopting) return;
-    const streaming = [...this.sessions].filter(([, s]) => s.transport.streaming && s.state?.adopt);
-    if (streaming.length === 0) return;
-    this.adopting = true;
-    try {
-      const subs = await store.subscriptionsOf(streaming.map(([id]) => id));
-      await Promise.all(streaming.map(([id, s]) => (subs.has(id) ? s.state!.adopt!(subs.get(id)!) : undefined)));
-    } catch (err) {
-      this.opts.onStoreError?.(err);
-    } finally {
-      this.adopting = false;
-    }
+    if (opts.store) this.changes = new SessionChanges(opts.store, this.sessions, opts.onStoreError);
   }
 
   get size(): number {
@@ -384,16 +357,15 @@ export class StreamableHttpEndpoint {
         void store.touch(id).catch((err: unknown) => this.opts.onStoreError?.(err));
       }
     }
-    if (this.sessions.size === 0) this.changes?.stop();
+    this.changes?.idle();
     void store?.prune().catch((err: unknown) => this.opts.onStoreError?.(err));
   }
 
   /** Stops this instance's copies; the sessions themselves live on in the store (a restart keeps them). */
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
-    if (this.adopter) clearInterval(this.adopter);
     await this.opts.modern?.close();
     await Promise.all([...this.sessions.keys()].map((id) => this.drop(id, false)));
-    this.changes?.stop();
+    this.changes?.close();
   }
 }
