@@ -256,26 +256,33 @@ describe.each(Object.keys(MODES) as Mode[])('gen_image, %s', (mode) => {
 });
 
 describe('gen_image elsewhere', () => {
-  it('a prompt on a gateway without an images endpoint says what to set, and costs nothing', async () => {
-    const bare = await startGateway();
+  /** A gateway of its own (without the images endpoint), with a free key and an MCP client. */
+  async function withOwnGateway(env: Record<string, string>, fn: (c: ImageClient, url: string, key: string) => Promise<void>): Promise<void> {
+    const own = await startGateway({ env });
     try {
-      const key = await freeKey(bare.url);
-      const c = await httpImageClient(bare.url, 'v2 pinned to 2026-07-28', key);
+      const key = await freeKey(own.url);
+      const c = await httpImageClient(own.url, 'v2 pinned to 2026-07-28', key);
       try {
-        const before = await usage(bare.url, key);
-        const e = errorOf(await c.call({ prompt: 'a lighthouse' }));
-        expect(e).toMatchObject({ status: 422, error: { code: 'validation_error', reason: 'not_configured' }, detail: [{ loc: ['prompt'], type: 'not_configured' }] });
-        expect(e.error.message).toMatch(/IMAGE_BASE_URL.*IMAGE_API_KEY.*IMAGE_MODEL/);
-        expect(await usage(bare.url, key)).toEqual(before);
-        // Charts need no endpoint.
-        expect((await c.call({ spec: SVG })).isError).toBeFalsy();
-        expect(await usage(bare.url, key)).toEqual({ used: before.used + 1, genImage: before.genImage + 1 });
+        await fn(c, own.url, key);
       } finally {
         await c.close();
       }
     } finally {
-      await bare.cleanup();
+      await own.cleanup();
     }
+  }
+
+  it('a prompt on a gateway without an images endpoint says what to set, and costs nothing', async () => {
+    await withOwnGateway({}, async (c, url, key) => {
+      const before = await usage(url, key);
+      const e = errorOf(await c.call({ prompt: 'a lighthouse' }));
+      expect(e).toMatchObject({ status: 422, error: { code: 'validation_error', reason: 'not_configured' }, detail: [{ loc: ['prompt'], type: 'not_configured' }] });
+      expect(e.error.message).toMatch(/IMAGE_BASE_URL.*IMAGE_API_KEY.*IMAGE_MODEL/);
+      expect(await usage(url, key)).toEqual(before);
+      // Charts need no endpoint.
+      expect((await c.call({ spec: SVG })).isError).toBeFalsy();
+      expect(await usage(url, key)).toEqual({ used: before.used + 1, genImage: before.genImage + 1 });
+    });
   });
 
   it('is paid: without a key or payment it answers 402', async () => {
@@ -296,28 +303,12 @@ describe('gen_image elsewhere', () => {
     expect(r.body.error.code).toBe('not_found');
   });
 
-  /** A gateway of its own whose renders may take `seconds`, with a free key and an MCP client. */
-  async function withRenderTime(seconds: number, fn: (c: ImageClient, url: string, key: string) => Promise<void>): Promise<void> {
-    const own = await startGateway({ env: { GATEWAY_IMAGE_RENDER_SECONDS: String(seconds) } });
-    try {
-      const key = await freeKey(own.url);
-      const c = await httpImageClient(own.url, 'v2 pinned to 2026-07-28', key);
-      try {
-        await fn(c, own.url, key);
-      } finally {
-        await c.close();
-      }
-    } finally {
-      await own.cleanup();
-    }
-  }
-
   // Allocates until the render process's heap cap: about 1.5-3 s on an idle machine, more under load.
   const BOMB = { $schema: 'https://vega.github.io/schema/vega/v6.json', data: [{ name: 'rows', transform: [{ type: 'sequence', start: 0, stop: 1e9 }] }], marks: [] };
 
   it('a spec that needs too much memory is a 422, a third render at once is a 429, and the next render works', async () => {
     // Time enough for the heap cap to be reached first however busy the machine is.
-    await withRenderTime(300, async (c, url, key) => {
+    await withOwnGateway({ GATEWAY_IMAGE_RENDER_SECONDS: '300' }, async (c, url, key) => {
       const before = await usage(url, key);
       // Each bomb takes seconds to reach the heap cap: the third call arrives while two of this key's are in flight.
       const errors = (await Promise.all([1, 2, 3].map(() => c.call({ spec: BOMB })))).map(errorOf);
@@ -334,7 +325,7 @@ describe('gen_image elsewhere', () => {
       data: [{ name: 'rows', transform: [{ type: 'sequence', start: 0, stop: 1 }, { type: 'formula', as: 't', expr: `test(regexp('^(a+)+$'), '${'a'.repeat(44)}!')` }] }],
       marks: [],
     };
-    await withRenderTime(1, async (c, url, key) => {
+    await withOwnGateway({ GATEWAY_IMAGE_RENDER_SECONDS: '1' }, async (c, url, key) => {
       const before = await usage(url, key);
       const e = errorOf(await c.call({ spec: redos }));
       expect(e).toMatchObject({ status: 422, error: { code: 'validation_error', reason: 'render_timeout' }, detail: [{ loc: ['spec'], type: 'render_timeout' }] });
