@@ -54,19 +54,20 @@ export class SessionChanges {
       this.trusted = true;
       return;
     }
-    this.unlisten = listen.then(
+    const settled = listen.then(
       (stop) => {
         // A copy read before the listener was set up may have missed a change.
         this.changed();
-        this.trusted = true;
         return stop;
       },
       (err: unknown) => {
         this.onError?.(err);
-        this.trusted = true;
         return null;
       },
     );
+    // Not if idle() stopped this listener meanwhile (a later start() sets up its own).
+    void settled.then(() => (this.trusted ||= this.unlisten === settled));
+    this.unlisten = settled;
   }
 
   /** Stops listening once no copy is held here. */
