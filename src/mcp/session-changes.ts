@@ -30,6 +30,9 @@ export class SessionChanges {
    * only once the listener is set up, since a change made before that sent no signal here.
    */
   trusted = false;
+  /** How many changes were heard: a copy rebuilt from a row read while this moved may be out of date. */
+  heard = 0;
+  private closed = false;
 
   constructor(
     private readonly store: McpSessionStore,
@@ -42,13 +45,14 @@ export class SessionChanges {
 
   /** A change heard: every copy re-reads its row on its next request, and the streams here take over new subscriptions now. */
   private readonly changed = (): void => {
+    this.heard++;
     for (const s of this.held.values()) s.checkedAt = 0;
-    void this.adopt();
+    void this.adopt(true);
   };
 
   /** Listens, unless it already does (called as a copy is opened). */
   start(): void {
-    if (this.unlisten) return;
+    if (this.unlisten || this.closed) return;
     const listen = this.store.onChange(this.changed);
     if (!listen) {
       this.trusted = true;
@@ -80,10 +84,10 @@ export class SessionChanges {
   }
 
   /** Subscriptions made on other instances, for the sessions whose GET stream (their notifications' way out) is here. */
-  private adopt(): Promise<void> {
+  private adopt(signalled = false): Promise<void> {
     if (this.adopting) {
-      // The read under way may predate the change: one more after it.
-      this.adoptAgain = true;
+      // The read under way may predate the change signalled: one more after it (a timer's tick just waits its turn).
+      this.adoptAgain ||= signalled;
       return this.adopting;
     }
     const streaming = [...this.held].filter(([, s]) => s.transport.streaming && s.state?.adopt);
@@ -99,13 +103,14 @@ export class SessionChanges {
       this.adopting = null;
       if (this.adoptAgain) {
         this.adoptAgain = false;
-        void this.adopt();
+        void this.adopt(true);
       }
     });
     return this.adopting;
   }
 
   close(): void {
+    this.closed = true;
     clearInterval(this.adopter);
     const unlisten = this.unlisten;
     this.unlisten = null;

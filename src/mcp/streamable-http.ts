@@ -183,9 +183,12 @@ export class StreamableHttpEndpoint {
    * replaying the stored initialize request and the initialized notification, with its login and subscriptions.
    */
   private async rebuild(id: string, store: McpSessionStore): Promise<Session | null> {
+    const heard = this.changes?.heard;
     const stored = await store.load(id);
     if (!stored || this.sessions.has(id)) return this.sessions.get(id) ?? null;
     const s = await this.open(id, stored.toolsets, stored);
+    // A change heard while the row was read may be newer than what was read.
+    if (this.changes?.heard !== heard) s.checkedAt = 0;
     try {
       await s.transport.replayInternally([
         { jsonrpc: '2.0', id: REPLAY_ID, method: 'initialize', params: stored.init as never },
@@ -353,7 +356,8 @@ export class StreamableHttpEndpoint {
     for (const [id, s] of this.sessions) {
       if (s.transport.lastSeen < cutoff && !s.transport.busy) void this.drop(id, false);
       else if (store && s.transport.busy && now - s.checkedAt >= SHARED_CHECK_MS) {
-        s.checkedAt = now;
+        // A copy marked stale (a change heard) keeps its mark: only a read of its row clears it.
+        if (s.checkedAt > 0) s.checkedAt = now;
         void store.touch(id).catch((err: unknown) => this.opts.onStoreError?.(err));
       }
     }
@@ -364,8 +368,8 @@ export class StreamableHttpEndpoint {
   /** Stops this instance's copies; the sessions themselves live on in the store (a restart keeps them). */
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
+    this.changes?.close();
     await this.opts.modern?.close();
     await Promise.all([...this.sessions.keys()].map((id) => this.drop(id, false)));
-    this.changes?.close();
   }
 }

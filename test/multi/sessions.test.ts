@@ -12,6 +12,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDb } from '../../src/store/postgres.js';
+import { SHARED_CHECK_MS } from '../../src/mcp/streamable-http.js';
 import { eventually } from '../helpers/eventually.js';
 import { api, register, tempDir } from '../helpers/gateway.js';
 import { hasPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
@@ -110,7 +111,8 @@ describe.skipIf(!hasPostgres)('a legacy MCP session moving between three instanc
     expect(login.structuredContent).toMatchObject({ bound: true });
     expect(JSON.stringify(login)).not.toContain(b.secret);
     // Copies of the session held by the other instances hear the change (a signal) and read the binding on their
-    // next request: no wait.
+    // next request in practice; the bound the docs promise is SHARED_CHECK_MS, which this waits out.
+    await new Promise((r) => setTimeout(r, SHARED_CHECK_MS + 200));
     // Three calls, one per instance, each acting as the bound agent without any credential on the request.
     for (let i = 0; i < 3; i++) {
       const r = await client.callTool({ name: 'memory_get', arguments: { namespace: 'notes', key: 'who' } });
@@ -135,7 +137,9 @@ describe.skipIf(!hasPostgres)('a legacy MCP session moving between three instanc
     const id = transport.sessionId!;
     const del = await fetch(`${instances[0].url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': id } });
     expect(del.status).toBe(200);
-    // The copies held elsewhere hear the change and read their row on their next request: no wait.
+    // The copies held elsewhere hear the change and read their row on their next request in practice; at the latest
+    // after SHARED_CHECK_MS, which this waits out.
+    await new Promise((r) => setTimeout(r, SHARED_CHECK_MS + 200));
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' });
     for (const i of instances.slice(1)) {
       const r = await fetch(`${i.url}/mcp`, {

@@ -463,7 +463,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL triggers behave as the SQLite ones (di
     }
   });
 
-  it('signals a shared MCP session changed (login, toolsets, subscriptions, closed), not its seen_at refresh', async () => {
+  it('signals a shared MCP session changed (login, toolsets, subscriptions, closed), not a seen_at refresh nor a write that changes nothing', async () => {
     await admin.query('CREATE DATABASE session_signals TEMPLATE tmpl');
     const db = await PgDb.open(server.url.replace(/\/gateway$/, '/session_signals'));
     const store = new McpSessionStore(db, 60_000);
@@ -478,6 +478,10 @@ describe.skipIf(!hasPostgres)('PostgreSQL triggers behave as the SQLite ones (di
       await store.create(id, [], { protocolVersion: '2025-06-18' });
       await store.touch(id);
       await store.load(id);
+      await quiet(0);
+      // Closing an unknown session, or setting what is already set, changes no row.
+      expect(await store.close('7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f')).toBe(false);
+      await store.setToolsets(id, []);
       await quiet(0);
       await store.setToolsets(id, ['memory']);
       await eventually(async () => expect(heard).toBe(1));
