@@ -39,7 +39,7 @@ export class SessionChanges {
     private readonly held: ReadonlyMap<string, HeldCopy>,
     private readonly onError?: (err: unknown) => void,
   ) {
-    this.adopter = setInterval(() => void this.adopt(), ADOPT_MS);
+    this.adopter = setInterval(() => this.adopt(), ADOPT_MS);
     this.adopter.unref();
   }
 
@@ -47,7 +47,7 @@ export class SessionChanges {
   private readonly changed = (): void => {
     this.heard++;
     for (const s of this.held.values()) s.checkedAt = 0;
-    void this.adopt(true);
+    this.adopt(true);
   };
 
   /** Listens, unless it already does (called as a copy is opened). */
@@ -58,19 +58,20 @@ export class SessionChanges {
       this.trusted = true;
       return;
     }
-    const settled = listen.then(
-      (stop) => {
-        // A copy read before the listener was set up may have missed a change.
-        this.changed();
-        return stop;
-      },
-      (err: unknown) => {
-        this.onError?.(err);
-        return null;
-      },
-    );
-    // Not if idle() stopped this listener meanwhile (a later start() sets up its own).
-    void settled.then(() => (this.trusted ||= this.unlisten === settled));
+    const settled: Promise<(() => void) | null> = listen
+      .then(
+        (stop) => {
+          // A copy read before the listener was set up may have missed a change.
+          this.changed();
+          return stop;
+        },
+        (err: unknown) => {
+          this.onError?.(err);
+          return null;
+        },
+      )
+      // Not if idle() stopped this listener meanwhile (a later start() sets up its own).
+      .finally(() => (this.trusted ||= this.unlisten === settled));
     this.unlisten = settled;
   }
 
@@ -84,14 +85,14 @@ export class SessionChanges {
   }
 
   /** Subscriptions made on other instances, for the sessions whose GET stream (their notifications' way out) is here. */
-  private adopt(signalled = false): Promise<void> {
+  private adopt(signalled = false): void {
     if (this.adopting) {
       // The read under way may predate the change signalled: one more after it (a timer's tick just waits its turn).
       this.adoptAgain ||= signalled;
-      return this.adopting;
+      return;
     }
     const streaming = [...this.held].filter(([, s]) => s.transport.streaming && s.state?.adopt);
-    if (streaming.length === 0) return Promise.resolve();
+    if (streaming.length === 0) return;
     this.adopting = (async () => {
       try {
         const subs = await this.store.subscriptionsOf(streaming.map(([id]) => id));
@@ -103,10 +104,9 @@ export class SessionChanges {
       this.adopting = null;
       if (this.adoptAgain) {
         this.adoptAgain = false;
-        void this.adopt(true);
+        this.adopt(true);
       }
     });
-    return this.adopting;
   }
 
   close(): void {

@@ -356,8 +356,6 @@ export class StreamableHttpEndpoint {
     for (const [id, s] of this.sessions) {
       if (s.transport.lastSeen < cutoff && !s.transport.busy) void this.drop(id, false);
       else if (store && s.transport.busy && now - s.checkedAt >= SHARED_CHECK_MS) {
-        // A copy marked stale (a change heard) keeps its mark: only a read of its row clears it.
-        if (s.checkedAt > 0) s.checkedAt = now;
         void store.touch(id).catch((err: unknown) => this.opts.onStoreError?.(err));
       }
     }
