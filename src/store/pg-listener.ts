@@ -27,20 +27,23 @@ export class PgListener {
   /** The current connection's name in signal_listeners (a new one per connection, so an old connection's
    * clean-up, still running, cannot remove the registrations of the next). */
   private id = '';
-  /** The channels the current connection listens on. */
-  private subscribed = new Set<string>();
+  /** The channels the current connection listens on (or is starting to): done once LISTEN and its row are. */
+  private subscribed = new Map<string, Promise<void>>();
   private renewer: NodeJS.Timeout | null = null;
 
   constructor(private readonly config: pg.ClientConfig) {}
 
+  /**
+   * Runs `fn` on each NOTIFY of `channel`; resolves once the connection listens on it. A listen that fails (the
+   * server unreachable) rejects and leaves nothing behind, so the next listen on the channel tries again.
+   */
   async listen(channel: string, fn: () => void): Promise<() => void> {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
+    if (this.closed) throw new Error('the listener is closed');
     let set = this.channels.get(channel);
-    const first = !set;
     if (!set) this.channels.set(channel, (set = new Set()));
     set.add(fn);
-    if (first) await this.subscribe(await this.connection(), [channel]);
-    return () => {
+    const stop = () => {
       set.delete(fn);
       if (set.size > 0 || this.channels.get(channel) !== set) return;
       this.channels.delete(channel);
@@ -50,6 +53,13 @@ export class PgListener {
         void this.client?.query(`UNLISTEN ${channel}`).then(() => this.client?.query(UNREGISTER, [this.id, [channel]])).catch(() => undefined);
       }
     };
+    try {
+      await this.subscribe(await this.connection(), [channel]);
+    } catch (err) {
+      stop();
+      throw err;
+    }
+    return stop;
   }
 
   private connection(): Promise<pg.Client> {
@@ -61,9 +71,19 @@ export class PgListener {
       client.on('end', () => this.broken(client));
       await client.connect();
       this.id = `${os.hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
-      this.subscribed = new Set();
-      await this.subscribe(client, [...this.channels.keys()]);
+      this.subscribed = new Map();
       this.client = client;
+      try {
+        await this.subscribe(client, [...this.channels.keys()]);
+      } catch (err) {
+        await this.end();
+        throw err;
+      }
+      // Closed (or left by every listener) while it connected: the connection must not outlive that.
+      if (this.closed || this.channels.size === 0) {
+        await this.end();
+        throw new Error('the listener is closed');
+      }
       this.retryMs = 100;
       this.renewer ??= setInterval(() => this.renew(), RENEW_MS).unref();
       return client;
@@ -71,13 +91,28 @@ export class PgListener {
     return this.connecting;
   }
 
-  /** LISTENs on the channels this connection does not listen on yet, and registers them. */
+  /**
+   * LISTENs on the channels this connection does not listen on yet, and registers them; a channel already on its
+   * way waits for that, so every caller resolves only once its channel is heard. A channel that failed is
+   * forgotten, for the next caller to try again.
+   */
   private async subscribe(client: pg.Client, channels: string[]): Promise<void> {
-    const fresh = channels.filter((c) => !this.subscribed.has(c));
-    if (fresh.length === 0) return;
-    for (const c of fresh) this.subscribed.add(c);
-    for (const c of fresh) await client.query(`LISTEN ${c}`);
-    await client.query(REGISTER, [fresh, this.id, LEASE_MS]);
+    const waits = channels.map((c) => {
+      let on = this.subscribed.get(c);
+      if (!on) {
+        const started = (async () => {
+          await client.query(`LISTEN ${c}`);
+          await client.query(REGISTER, [[c], this.id, LEASE_MS]);
+        })();
+        on = started.catch((err: unknown) => {
+          if (this.subscribed.get(c) === on) this.subscribed.delete(c);
+          throw err;
+        });
+        this.subscribed.set(c, on);
+      }
+      return on;
+    });
+    await Promise.all(waits);
   }
 
   /** Keeps this listener's registrations alive; a failure waits for the next turn (or the reconnect). */
