@@ -90,6 +90,11 @@ describe('storage budget, one gateway', () => {
     expect(await used(id)).toBe(await recounted(id));
     // The peer's post and the mail it received are not the keeper's: only what it sent counts for it.
     expect(await used(await idOf(peer.handle))).toBe(Buffer.byteLength('something to react to') + STORAGE_ROW_BYTES);
+    // Each sees its own figure in its memory stats, and not the other's.
+    const held = await used(id);
+    expect((await asAgent(a, 'GET', `/memory/stats?handle=${a.handle}`)).body.storage).toEqual({ used_bytes: held, limit_bytes: LIMIT, remaining_bytes: LIMIT - held });
+    expect((await asAgent(peer, 'GET', `/memory/stats?handle=${peer.handle}`)).body.storage.used_bytes).toBe(Buffer.byteLength('something to react to') + STORAGE_ROW_BYTES);
+    expect((await asAgent(peer, 'GET', `/memory/stats?handle=${a.handle}`)).status).toBe(403);
 
     const signup = await api(gw.apiUrl, 'POST', '/signup', { body: { email: 'budget@example.com', name: 'Budget Co' } });
     const key = { 'x-revenue-key': signup.body.key as string };
@@ -135,6 +140,8 @@ describe('storage budget, one gateway', () => {
     for (const path of ['/memory/big/one', '/artifacts', '/vault', '/mail/inbox', `/wall/${postId}`, '/memory/stats']) {
       expect((await asAgent(a, 'GET', path)).status, path).toBe(200);
     }
+    // The owner sees where it stands, as the budget counts it.
+    expect((await asAgent(a, 'GET', `/memory/stats?handle=${a.handle}`)).body.storage).toEqual({ used_bytes: LIMIT - 200, limit_bytes: LIMIT, remaining_bytes: 200 });
   });
 
   it('gives the bytes back on a delete, and the write then passes', async () => {

@@ -42,7 +42,7 @@ describe.skipIf(!hasPostgres)('PgListener', () => {
     const other = new pg.Client({ connectionString: server.url.replace(/\/gateway$/, '/later') });
     await other.connect();
     await other.query('NOTIFY gw_test');
-    await eventually(() => expect(second).toBe(1));
+    await eventually(async () => expect(second).toBe(1));
     expect(first).toBe(0);
     expect((await other.query('SELECT channel FROM signal_listeners')).rows).toEqual([{ channel: 'gw_test' }]);
     stop();
@@ -66,7 +66,7 @@ describe.skipIf(!hasPostgres)('PgListener', () => {
     const stopTwo = await listener.listen('gw_two', () => two++);
     await admin.query('NOTIFY gw_one');
     await admin.query('NOTIFY gw_two');
-    await eventually(() => expect([heard, two]).toEqual([1, 1]));
+    await eventually(async () => expect([heard, two]).toEqual([1, 1]));
     expect(await connections('pgl-partial')).toBe(1);
     stopTwo();
     stop();
@@ -87,7 +87,7 @@ describe.skipIf(!hasPostgres)('PgListener', () => {
     // The second listen resolved, the first perhaps not yet: a NOTIFY sent now reaches both.
     await other.query('NOTIFY gw_same');
     const stopA = await listeningA;
-    await eventually(() => expect([a, b]).toEqual([1, 1]));
+    await eventually(async () => expect([a, b]).toEqual([1, 1]));
     stopA();
     stopB();
     await other.end();

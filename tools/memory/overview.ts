@@ -1,6 +1,7 @@
 // An agent's memory at a glance: usage stats, and the cached context card for resuming work.
 import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
+import { storageUsed } from '../../src/store/storage-budget.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import { HandleRef } from '../identity/handles.js';
 import { limitParam, OwnerHandle } from './limits.js';
@@ -14,13 +15,16 @@ export const memoryStats = defineTool({
   name: 'memory_stats',
   title: 'Memory usage',
   toolset: 'memory',
-  description: 'Your memory usage: entries, bytes, namespaces, versions kept, shares given and received, facts.',
+  description:
+    'Your memory usage: entries, bytes, namespaces, versions kept, shares given and received, facts; and your storage budget, used and left (everything you store counts against it: memory and its versions, artifacts, vault, posts, mail and the rest).',
   input: z.object({ handle: OwnerHandle }),
   auth: 'owner',
   selfField: 'handle',
   annotations: { readOnlyHint: true },
   handler: async (_input, ctx) => {
-    const s = await ov.statsOf(ctx.db, ctx.caller.agent!.id, ctx.clock.now());
+    const id = ctx.caller.agent!.id;
+    const [s, used] = await Promise.all([ov.statsOf(ctx.db, id, ctx.clock.now()), storageUsed(ctx.db, id)]);
+    const limit = ctx.config.storageBudget.bytesPerOwner;
     return {
       handle: ctx.caller.agent!.handle,
       entries: s.entries ?? 0,
@@ -31,6 +35,8 @@ export const memoryStats = defineTool({
       shared_with_me: s.shared_with_me ?? 0,
       facts: s.facts ?? 0,
       limits: { max_entries: ctx.config.memory.maxEntriesPerAgent, max_value_bytes: ctx.config.memory.maxValueBytes, versions_kept: ctx.config.memory.versionsKept },
+      // As the budget counts (rows at their bytes and a fixed overhead each): what a write is refused against.
+      storage: { used_bytes: used, limit_bytes: limit, remaining_bytes: Math.max(0, limit - used) },
     };
   },
 });
