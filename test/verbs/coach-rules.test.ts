@@ -8,6 +8,7 @@ const base: CoachState = {
   bio: '',
   xp: 0,
   memory: { entries: 5, namespaces: 1, max_entries: 100 },
+  storage: { used_bytes: 10_000, limit_bytes: 2 * 1024 ** 3 },
   streak: { streak: 3, beat_today: true },
   unread_notifications: 0,
   watches: [],
@@ -47,6 +48,20 @@ describe('coach rules', () => {
       arguments: { action: 'put', namespace: 'notes', key: 'goal', value: 'learn Rust' },
     });
     expect(tools({ memory: { entries: 90, namespaces: 3, max_entries: 100 } })[0]).toBe('memory_stats');
+  });
+
+  it('a storage budget 80 % used has its advice, ahead of the memory rules and only once', () => {
+    const nearlyFull = { used_bytes: Math.ceil(0.8 * 2 * 1024 ** 3), limit_bytes: 2 * 1024 ** 3 };
+    const advice = rankActions({ ...base, storage: nearlyFull });
+    expect(advice[0]).toMatchObject({ tool: 'memory_stats', arguments: {}, why: expect.stringContaining('1.6 GiB of the 2.0 GiB') });
+    // Full memory entries too: one memory_stats action, not two.
+    expect(tools({ storage: nearlyFull, memory: { entries: 90, namespaces: 3, max_entries: 100 } }).filter((t) => t === 'memory_stats')).toHaveLength(1);
+    // Just under the line, nothing about storage.
+    expect(tools({ storage: { used_bytes: nearlyFull.used_bytes - 2, limit_bytes: nearlyFull.limit_bytes } })).not.toContain('memory_stats');
+    // A key quota outranks it; a goal about space lifts it back.
+    const quota = { key_quota: { used: 900, limit: 1000 }, storage: nearlyFull };
+    expect(tools(quota)[0]).toBe('keys_usage');
+    expect(tools(quota, 'free up some storage space')[0]).toBe('memory_stats');
   });
 
   it('keeps a streak, or starts one', () => {

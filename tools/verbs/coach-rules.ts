@@ -5,8 +5,10 @@
 //    90 a job queued or running       → job_get {job_id} (oldest first): its result is the next input.
 //    80 a watch paused or expired     → watch_renew {watch_id}: it has stopped checking.
 //    70 key quota ≥ 80 % used         → keys_usage {}: calls will start failing at 100 %.
+//    65 storage ≥ 80 % of its budget  → memory_stats: every kind of write is refused past it.
 //    60 memory empty                  → memory {action: put, …}: write down the goal so a later session resumes.
-//    60 memory ≥ 80 % of its entries  → memory_stats: clean up before writes are refused.
+//    60 memory ≥ 80 % of its entries  → memory_stats: clean up before writes are refused (unless the rule above
+//                                       already advises it).
 //    50 no beat today                 → beat {handle}: keeps (or starts) the streak and catches up.
 //    40 memory not empty              → memory {action: context, q: goal}: resume from what you know.
 // A goal adds 30 to every rule whose topic words it mentions (see TOPICS). Ties keep the order above.
@@ -22,12 +24,13 @@ export interface CoachAction {
 export const MAX_ACTIONS = 3;
 const GOAL_BOOST = 30;
 
-type Topic = 'notifications' | 'jobs' | 'watches' | 'quota' | 'memory' | 'streak';
+type Topic = 'notifications' | 'jobs' | 'watches' | 'quota' | 'storage' | 'memory' | 'streak';
 const TOPICS: Record<Topic, RegExp> = {
   notifications: /\b(notif\w*|inbox|mentions?|replies|messages?|mail)\b/i,
   jobs: /\b(jobs?|errands?|fetch\w*|bundles?|downloads?)\b/i,
   watches: /\b(watch\w*|monitor\w*|track\w*|changes?)\b/i,
   quota: /\b(quota|keys?|limits?|calls?|usage)\b/i,
+  storage: /\b(storage|space|disk|bytes|budget|clean\w*)\b/i,
   memory: /\b(memory|remember|notes?|knowledge|context|resume)\b/i,
   streak: /\b(streak|daily|habit|check[- ]?in|xp)\b/i,
 };
@@ -35,6 +38,14 @@ const TOPICS: Record<Topic, RegExp> = {
 interface Candidate extends CoachAction {
   score: number;
   topic: Topic;
+}
+
+/** Bytes as a person reads them: 1.6 GiB, 300 KiB, 512 bytes. */
+function size(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  for (; n >= 1024 && i < units.length - 1; i++) n /= 1024;
+  return i === 0 ? `${n} bytes` : `${n.toFixed(n < 10 ? 1 : 0)} ${units[i]}`;
 }
 
 function candidates(s: CoachState, goal: string | undefined): Candidate[] {
@@ -50,9 +61,13 @@ function candidates(s: CoachState, goal: string | undefined): Candidate[] {
   if (s.key_quota?.limit && s.key_quota.used >= 0.8 * s.key_quota.limit) {
     add(70, 'quota', 'keys_usage', {}, `This API key has used ${s.key_quota.used} of ${s.key_quota.limit} calls this month.`);
   }
+  const storageFull = s.storage.used_bytes >= 0.8 * s.storage.limit_bytes;
+  if (storageFull) {
+    add(65, 'storage', 'memory_stats', {}, `You hold ${size(s.storage.used_bytes)} of the ${size(s.storage.limit_bytes)} your storage budget allows (memory and its versions, artifacts, vault, posts, mail); delete what you no longer need before writes are refused.`);
+  }
   if (s.memory.entries === 0) {
     add(60, 'memory', 'memory', { action: 'put', namespace: 'notes', key: 'goal', value: goal ?? 'What I am working on' }, 'Your memory is empty: write down what you are doing so a later session can resume.');
-  } else if (s.memory.entries >= 0.8 * s.memory.max_entries) {
+  } else if (s.memory.entries >= 0.8 * s.memory.max_entries && !storageFull) {
     add(60, 'memory', 'memory_stats', {}, `Memory holds ${s.memory.entries} of ${s.memory.max_entries} entries; clean up before writes are refused.`);
   }
   if (!s.streak?.beat_today) {

@@ -10,6 +10,8 @@ export interface CoachState {
   bio: string;
   xp: number;
   memory: { entries: number; namespaces: number; max_entries: number };
+  /** The storage budget (everything the agent stores counts), as memory_stats reports it. */
+  storage: { used_bytes: number; limit_bytes: number };
   streak: { streak: number; beat_today: boolean } | null;
   unread_notifications: number;
   watches: { watch_id: string; status: string }[];
@@ -43,6 +45,7 @@ export async function readState(ctx: ToolContext): Promise<CoachState> {
     bio: profile.bio ?? '',
     xp: profile.xp ?? 0,
     memory: { entries: stats.entries, namespaces: stats.namespaces, max_entries: stats.limits.max_entries },
+    storage: { used_bytes: stats.storage.used_bytes, limit_bytes: stats.storage.limit_bytes },
     streak,
     unread_notifications: unread.unread,
     watches: (watches.watches as R[]).map((w) => ({ watch_id: w.watch_id, status: w.status })),
