@@ -32,15 +32,28 @@ export const findRecord = (db: Db, kind: string, idHash: string, now: number): P
 export const findRecordByUid = (db: Db, kind: string, uid: string, now: number): Promise<(OAuthRecord & { id_hash: string }) | undefined> =>
   db.get('SELECT id_hash, payload, expires_at FROM oauth_records WHERE kind = ? AND uid = ? AND (expires_at IS NULL OR expires_at > ?)', [kind, uid, now]);
 
-/** Marks a code or refresh token used, keeping it so a second use is recognised (and revokes its grant). */
-export async function consumeRecord(db: Db, kind: string, idHash: string, at: number): Promise<void> {
-  await db.run(CONSUME[db.dialect], [at, kind, idHash]);
+/**
+ * Marks a code or refresh token used, once: false when it was used already (a second exchange racing the first
+ * read it unused too) or is gone, for the caller to refuse. The mark is kept so a later use is recognised.
+ */
+export async function consumeRecord(db: Db, kind: string, idHash: string, at: number): Promise<boolean> {
+  return (await db.run(CONSUME[db.dialect], [at, kind, idHash])).changes > 0;
 }
 
 const CONSUME = {
-  sqlite: `UPDATE oauth_records SET payload = json_set(payload, '$.consumed', ?) WHERE kind = ? AND id_hash = ?`,
-  postgres: `UPDATE oauth_records SET payload = CAST(jsonb_set(CAST(payload AS JSONB), '{consumed}', to_jsonb(CAST(? AS BIGINT))) AS JSON) WHERE kind = ? AND id_hash = ?`,
+  sqlite: `UPDATE oauth_records SET payload = json_set(payload, '$.consumed', ?) WHERE kind = ? AND id_hash = ? AND json_extract(payload, '$.consumed') IS NULL`,
+  postgres: `UPDATE oauth_records SET payload = CAST(jsonb_set(CAST(payload AS JSONB), '{consumed}', to_jsonb(CAST(? AS BIGINT))) AS JSON)
+    WHERE kind = ? AND id_hash = ? AND CAST(payload AS JSONB) -> 'consumed' IS NULL`,
 };
+
+/** The grant a record belongs to, used or expired alike. */
+export const grantOfRecord = async (db: Db, kind: string, idHash: string): Promise<string | null> =>
+  (await db.get<{ grant_id: string | null }>('SELECT grant_id FROM oauth_records WHERE kind = ? AND id_hash = ?', [kind, idHash]))?.grant_id ?? null;
+
+/** Every record of a grant, the grant's own among them: what a code or refresh token used twice revokes. */
+export async function destroyGrant(db: Db, grantId: string): Promise<void> {
+  await db.run('DELETE FROM oauth_records WHERE grant_id = ?', [grantId]);
+}
 
 export async function destroyRecord(db: Db, kind: string, idHash: string): Promise<void> {
   await db.run('DELETE FROM oauth_records WHERE kind = ? AND id_hash = ?', [kind, idHash]);
@@ -54,7 +67,10 @@ export async function destroyKindByGrant(db: Db, kind: string, grantId: string):
 export const purgeExpired = async (db: Db, now: number): Promise<number> =>
   (await db.run('DELETE FROM oauth_records WHERE expires_at IS NOT NULL AND expires_at <= ?', [now])).changes;
 
-/** An unexpired access token with the agent it belongs to (an agent deleted since resolves to nothing). */
+/**
+ * An unexpired access token with the agent it belongs to, while its grant lives (an agent deleted since, or a grant
+ * revoked after the token was written, resolves to nothing).
+ */
 export const accessTokenWithAgent = (
   db: Db,
   idHash: string,
@@ -62,8 +78,9 @@ export const accessTokenWithAgent = (
 ): Promise<{ payload: string; agent_id: string; handle: string; suspended_at: number | string | null } | undefined> =>
   db.get(
     `SELECT r.payload, a.id AS agent_id, a.handle, a.suspended_at FROM oauth_records r JOIN agents a ON a.id = r.account_id
-     WHERE r.kind = 'AccessToken' AND r.id_hash = ? AND r.expires_at > ?`,
-    [idHash, now],
+     WHERE r.kind = 'AccessToken' AND r.id_hash = ? AND r.expires_at > ?
+       AND EXISTS (SELECT 1 FROM oauth_records g WHERE g.grant_id = r.grant_id AND g.kind = 'Grant' AND (g.expires_at IS NULL OR g.expires_at > ?))`,
+    [idHash, now, now],
   );
 
 export interface ConsentRow {

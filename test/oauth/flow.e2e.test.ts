@@ -141,6 +141,30 @@ describe.skipIf(!hasChromium)('OAuth sign-in for /mcp/agent, in Chromium', () =>
     expect(dead.headers.get('www-authenticate')).toContain('error="invalid_token"');
   }, 60_000);
 
+  it('exchanges a code once however many exchanges race; the second use revokes the grant, as a later reuse does', async () => {
+    const { verifier, challenge } = pkce();
+    const page = await ctx.newPage();
+    const q = await signInAndAllow(page, authorizeUrl({ authorizationEndpoint: asMeta.authorization_endpoint, clientId: client.clientId, redirectUri: client.redirectUri, scope: 'read write', resource: mcpAgent, challenge, state: 'race' }), alice, client.redirectUri);
+    await page.close();
+    const exchange = { grant_type: 'authorization_code', code: q.get('code')!, redirect_uri: client.redirectUri, client_id: client.clientId, code_verifier: verifier, resource: mcpAgent };
+    const answers = await Promise.all(Array.from({ length: 12 }, () => tokenRequest(asMeta.token_endpoint, exchange)));
+    const issued = answers.filter((a) => a.status === 200);
+    expect(issued).toHaveLength(1);
+    for (const a of answers.filter((x) => x.status !== 200)) expect(a).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    // The code was presented again: nothing issued from it works (RFC 6749 §4.1.2).
+    expect((await mcpPost(mcpAgent, issued[0].body.access_token, INIT)).status).toBe(401);
+    expect((await tokenRequest(asMeta.token_endpoint, { grant_type: 'refresh_token', refresh_token: issued[0].body.refresh_token, client_id: client.clientId, resource: mcpAgent })).status).toBe(400);
+
+    // A refresh token likewise: one rotation at most, and then the family is revoked.
+    const fresh = await obtainTokens(ctx, { gatewayUrl: gw.url, client, resource: mcpAgent }, alice, 'read write');
+    const refresh = { grant_type: 'refresh_token', refresh_token: fresh.refresh_token, client_id: client.clientId, resource: mcpAgent };
+    const rotated = await Promise.all(Array.from({ length: 12 }, () => tokenRequest(asMeta.token_endpoint, refresh)));
+    const won = rotated.filter((a) => a.status === 200);
+    expect(won.length).toBeLessThanOrEqual(1);
+    for (const a of rotated.filter((x) => x.status !== 200)) expect(a).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    for (const t of [fresh, ...won.map((w) => w.body)]) expect((await mcpPost(mcpAgent, t.access_token, INIT)).status).toBe(401);
+  }, 60_000);
+
   it('revokes an access token (RFC 7009): it no longer works', async () => {
     const t = await obtainTokens(ctx, { gatewayUrl: gw.url, client, resource: mcpAgent }, alice, 'read write');
     expect((await mcpPost(mcpAgent, t.access_token, INIT)).status).toBe(200);
@@ -166,9 +190,13 @@ describe.skipIf(!hasChromium)('OAuth sign-in for /mcp/agent, in Chromium', () =>
     const { RecordAdapter } = await import('../../src/http/oauth/record-adapter.js');
     const token = randomBytes(32).toString('base64url');
     const agentId = (await gw.gateway.db.get<{ id: string }>('SELECT id FROM agents WHERE handle = ?', [alice.handle]))!.id;
-    await new RecordAdapter(gw.gateway.db, 'AccessToken').upsert(
+    const adapter = (kind: string) => new RecordAdapter(gw.gateway.db, kind, (detail) => new Error(detail));
+    // With its grant, as the issuing gateway stores both (a token lives only while its grant does).
+    const grantId = randomBytes(16).toString('base64url');
+    await adapter('Grant').upsert(grantId, { jti: grantId, accountId: agentId, clientId: client.clientId, kind: 'Grant', exp: Math.floor(Date.now() / 1000) + 600 } as never, 600);
+    await adapter('AccessToken').upsert(
       token,
-      { jti: token, accountId: agentId, clientId: client.clientId, aud: 'https://elsewhere.example/mcp', scope: 'read write', kind: 'AccessToken', exp: Math.floor(Date.now() / 1000) + 600 } as never,
+      { jti: token, grantId, accountId: agentId, clientId: client.clientId, aud: 'https://elsewhere.example/mcp', scope: 'read write', kind: 'AccessToken', exp: Math.floor(Date.now() / 1000) + 600 } as never,
       600,
     );
     const r = await mcpPost(mcpAgent, token, INIT);

@@ -60,6 +60,8 @@ export async function createProvider(deps: ProviderDeps): Promise<{ provider: Pr
   const resource = resourceUrl(config.baseUrl);
   const loopback = new LoopbackClientDocuments(egress);
 
+  const invalidGrant = (detail: string) => new errors.InvalidGrant(detail);
+
   class ClientAdapter extends RecordAdapter {
     override async find(id: string) {
       return isLoopbackClientId(id) ? loopback.find(id) : super.find(id);
@@ -67,7 +69,7 @@ export async function createProvider(deps: ProviderDeps): Promise<{ provider: Pr
   }
 
   const configuration: Configuration = {
-    adapter: (name: string) => (name === 'Client' ? new ClientAdapter(db, name) : new RecordAdapter(db, name)),
+    adapter: (name: string) => (name === 'Client' ? new ClientAdapter(db, name, invalidGrant) : new RecordAdapter(db, name, invalidGrant)),
     clients: [],
     clientAuthMethods: ['none'],
     clientDefaults: {

@@ -25,6 +25,8 @@ export class RecordAdapter implements Adapter {
   constructor(
     private readonly db: Db,
     private readonly kind: string,
+    /** oidc-provider's InvalidGrant (the module is loaded lazily): what a second use of a code or token answers. */
+    private readonly invalidGrant: (detail: string) => Error,
   ) {
     this.bearer = BEARER_KINDS.has(kind);
   }
@@ -58,8 +60,17 @@ export class RecordAdapter implements Adapter {
     return undefined;
   }
 
+  /**
+   * Marks a code or refresh token used. oidc-provider refuses one it read as used (and revokes its grant), but two
+   * exchanges at once both read it unused: the mark is conditional, and the one that finds it set is that second
+   * use, so it revokes the grant too, tokens the first may still be writing included (they need a live grant).
+   */
   async consume(id: string): Promise<void> {
-    await store.consumeRecord(this.db, this.kind, hashSecret(id), Math.floor(Date.now() / 1000));
+    const idHash = hashSecret(id);
+    if (await store.consumeRecord(this.db, this.kind, idHash, Math.floor(Date.now() / 1000))) return;
+    const grantId = await store.grantOfRecord(this.db, this.kind, idHash);
+    if (grantId) await store.destroyGrant(this.db, grantId);
+    throw this.invalidGrant(`${this.kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
   }
 
   async destroy(id: string): Promise<void> {
