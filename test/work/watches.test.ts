@@ -137,6 +137,20 @@ describe('watches', () => {
     expect((await api(gw.url, 'GET', `/watch/${kept}`)).body.status).toBe('active');
   });
 
+  it('a renew racing a delete never brings the cancelled watch back', async () => {
+    const a = await register(gw.url, 'watch-race');
+    for (let round = 0; round < 5; round++) {
+      const id = (await api(gw.url, 'POST', '/watches', { body: { url: `${siteUrl}/race${round}`, interval_hours: 1 }, secret: a.secret })).body.watch_id;
+      const [removed, ...renewed] = await Promise.all([
+        api(gw.url, 'DELETE', `/watch/${id}`, { secret: a.secret }),
+        ...Array.from({ length: 8 }, () => api(gw.url, 'POST', `/watch/${id}/renew`, { secret: a.secret })),
+      ]);
+      expect(removed.status).toBe(200);
+      for (const r of renewed) expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
+      expect((await api(gw.url, 'GET', `/watch/${id}`)).body.status).toBe('cancelled');
+    }
+  });
+
   it('another agent can neither list, renew nor delete them', async () => {
     const a = await register(gw.url, 'watch-victim');
     const b = await register(gw.url, 'watch-thief');

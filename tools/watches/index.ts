@@ -119,7 +119,7 @@ export const watchList = defineTool({
     const now = ctx.clock.now();
     const rows = await store.watchesOf(ctx.db, me.id);
     // Listing is the owner's sign of life; a watch already paused stays paused until renewed.
-    for (const w of rows) if (effectiveStatus(w, now) === 'paused' && w.status === 'active') await store.setStatus(ctx.db, w.id, 'paused');
+    for (const w of rows) if (effectiveStatus(w, now) === 'paused' && w.status === 'active') await store.leaveActive(ctx.db, w.id, 'paused');
     await store.touchOwner(ctx.db, me.id, now);
     const fresh = await store.watchesOf(ctx.db, me.id);
     return { handle: me.handle, watches: await Promise.all(fresh.map(async (w) => ({ ...describe(ctx, w), callback: w.callback_url ? { deliveries: await deliveriesOf(ctx, 'watch', w.id) } : null }))) };
@@ -153,7 +153,7 @@ export const watchDelete = defineTool({
   handler: async (input, ctx) => {
     const w = await ownWatch(ctx, input.watch_id);
     await ctx.db.transaction(async (tx) => {
-      await store.setStatus(tx, w.id, 'cancelled');
+      await store.cancel(tx, w.id);
       await ctx.services.scheduler.cancel('watch_check', w.id, tx);
     });
     return describe(ctx, (await store.watchById(ctx.db, w.id))!);
@@ -171,10 +171,14 @@ export const watchRenew = defineTool({
   annotations: { idempotentHint: true },
   handler: async (input, ctx) => {
     const w = await ownWatch(ctx, input.watch_id);
-    if (w.status === 'cancelled') throw new GatewayError('conflict', 'A cancelled watch cannot be renewed; create a new one.');
     const now = ctx.clock.now();
     await ctx.db.transaction(async (tx) => {
-      if (w.status !== 'active' && (await store.liveCount(tx, w.agent_id)) >= MAX_LIVE_WATCHES && w.status === 'expired') {
+      // Its status as of now, inside the transaction: a cancel (or a create) that landed since the read above must
+      // not be undone (or get past the live limit).
+      const status = (await store.watchById(tx, w.id))?.status;
+      if (status === undefined || status === 'cancelled') throw new GatewayError('conflict', 'A cancelled watch cannot be renewed; create a new one.');
+      // An expired watch coming back is one more live watch; a paused one already counts.
+      if (status === 'expired' && (await store.liveCount(tx, w.agent_id)) >= MAX_LIVE_WATCHES) {
         throw new GatewayError('conflict', `You already have ${MAX_LIVE_WATCHES} live watches.`);
       }
       await store.renew(tx, w.id, now, now + WATCH_TTL_MS);
@@ -191,7 +195,7 @@ async function check(ref: string, ctx: WorkerContext): Promise<{ next: number } 
   const now = ctx.clock.now();
   const state = effectiveStatus(w, now);
   if (state !== 'active') {
-    await store.setStatus(ctx.db, w.id, state);
+    await store.leaveActive(ctx.db, w.id, state);
     return;
   }
   const held = await holdIfSuspended(ctx, w.agent_id);

@@ -45,7 +45,11 @@ export const watchesOf = (db: Db, agentId: string) => db.all<WatchRow>(`${SELECT
 export const liveCount = async (q: Queryable, agentId: string): Promise<number> =>
   (await q.get<{ n: number }>("SELECT COUNT(*) AS n FROM watches WHERE agent_id = ? AND status IN ('active', 'paused')", [agentId]))?.n ?? 0;
 
-export const setStatus = (q: Queryable, id: string, status: WatchStatus) => q.run('UPDATE watches SET status = ? WHERE id = ?', [status, id]);
+export const cancel = (q: Queryable, id: string) => q.run("UPDATE watches SET status = 'cancelled' WHERE id = ?", [id]);
+
+/** An active watch pausing or expiring by its deadlines; one cancelled (or renewed) since it was read is left as it is. */
+export const leaveActive = (q: Queryable, id: string, status: WatchStatus) =>
+  q.run("UPDATE watches SET status = ? WHERE id = ? AND status = 'active'", [status, id]);
 
 export const touchOwner = (db: Db, agentId: string, now: number) => db.run('UPDATE watches SET owner_seen_at = ? WHERE agent_id = ?', [now, agentId]);
 
