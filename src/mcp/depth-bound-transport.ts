@@ -1,7 +1,9 @@
 // The JSON depth bound (src/json-depth.ts) for the MCP transports whose SDK parses the body itself: stdio and the
-// legacy HTTP+SSE one. A message nested deeper than the bound never reaches the server: a request is answered
-// -32602 with its id on the same transport, a notification is dropped (it gets no answer).
+// legacy HTTP+SSE one, and the bound on what a session keeps of its initialize (initialize-size.ts). A message nested
+// deeper than the bound, or an initialize too large to keep, never reaches the server: a request is answered -32602
+// with its id on the same transport, a notification is dropped (it gets no answer).
 import { depthWithin, JsonTooDeepError } from '../json-depth.js';
+import { initializeTooLarge } from './initialize-size.js';
 
 type Message = { jsonrpc: '2.0'; id?: string | number; method?: string };
 
@@ -28,9 +30,10 @@ export class DepthBoundTransport<T extends WrappedTransport> {
   ) {
     const inbound = inner as unknown as { onmessage?: (m: Message, extra?: unknown) => void };
     inbound.onmessage = (message, extra) => {
-      if (depthWithin(message, maxDepth) !== null) return this.onmessage?.(message, extra);
+      const refusal = depthWithin(message, maxDepth) === null ? `Invalid params: ${new JsonTooDeepError(maxDepth).message}` : initializeTooLarge(message);
+      if (refusal === null) return this.onmessage?.(message, extra);
       if (message.id === undefined || message.method === undefined) return;
-      const error = { code: -32602, message: `Invalid params: ${new JsonTooDeepError(maxDepth).message}` };
+      const error = { code: -32602, message: refusal };
       (inner.send as (m: unknown) => Promise<void>)({ jsonrpc: '2.0', id: message.id, error }).catch((err: unknown) => this.onerror?.(err as Error));
     };
     inner.onclose = () => this.onclose?.();

@@ -25,6 +25,7 @@ import type { PlainCall } from './plain-call.js';
 import { mayAsk } from './input-requests.js';
 import { answerOnSession, plainSessionCall } from './session-direct.js';
 import { SessionChanges } from './session-changes.js';
+import { initializeTooLarge } from './initialize-size.js';
 import type { McpSessionStore, StoredSession } from '../store/mcp-sessions.js';
 
 export interface SessionFactory {
@@ -245,6 +246,8 @@ export class StreamableHttpEndpoint {
       if (params === null || typeof params !== 'object' || typeof (params as { protocolVersion?: unknown }).protocolVersion !== 'string') {
         return rpcError(res, 400, -32602, 'Invalid params for initialize: params must be an object with protocolVersion, capabilities and clientInfo');
       }
+      const tooLarge = initializeTooLarge(messages[0] as { method: string; params: unknown });
+      if (tooLarge) return rpcError(res, 400, -32602, tooLarge, {}, requestIdOf(messages[0]));
       const id = randomUUID();
       const init = ((messages[0] as { params?: Record<string, unknown> }).params ?? {}) as Record<string, unknown>;
       // Stored before the answer, so the session's next request finds it on any instance.

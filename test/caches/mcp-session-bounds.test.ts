@@ -1,9 +1,12 @@
 // The MCP session tables are bounded: Streamable HTTP sessions (GATEWAY_MCP_MAX_SESSIONS) and legacy SSE streams
 // (GATEWAY_MCP_MAX_SSE_SESSIONS) close the least recently used beyond the cap, and its client gets the protocol's
 // "session not found" (404) and starts again; a session keeps GATEWAY_MCP_REPLAY_BYTES of events for resuming
-// (the newest always) and subscribes to at most MAX_SUBSCRIPTIONS resources.
+// (the newest always) and subscribes to at most MAX_SUBSCRIPTIONS resources; what it keeps of its initialize is bounded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { MAX_INITIALIZE_PARAMS_BYTES } from '../../src/mcp/initialize-size.js';
 import { MAX_SUBSCRIPTIONS } from '../../src/mcp/server.js';
 import { SseReplay } from '../../src/mcp/sse-replay.js';
 import { defineTool } from '../../src/registry/define-tool.js';
@@ -150,5 +153,42 @@ describe('subscriptions of one session', () => {
     // Unsubscribing one makes room.
     await (await post(session, { jsonrpc: '2.0', id: 'u', method: 'resources/unsubscribe', params: { uri: 'memory://cb-subscriber/ns/k1' } }, auth)).text();
     expect((await subscribe(MAX_SUBSCRIPTIONS)).result).toEqual({});
+  });
+});
+
+describe(`what a session keeps of its initialize (${MAX_INITIALIZE_PARAMS_BYTES} bytes of params)`, () => {
+  const initialize = (id: string, padding: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: { experimental: { pad: { text: 'x'.repeat(padding) } } }, clientInfo: { name: 'big', version: '1' } },
+  });
+  const sessions = async () => Number((await gw.gateway.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM mcp_sessions'))!.n);
+
+  it('Streamable HTTP: larger params answer 400 -32602 with the id and open no session; params within it open one', async () => {
+    const before = await sessions();
+    const big = await fetch(`${gw.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: JSON.stringify(initialize('too-big', MAX_INITIALIZE_PARAMS_BYTES)) });
+    expect(big.status).toBe(400);
+    expect(big.headers.get('mcp-session-id')).toBeNull();
+    const body = (await big.json()) as { id: string; error: { code: number; message: string } };
+    expect(body).toMatchObject({ id: 'too-big', error: { code: -32602 } });
+    expect(body.error.message).toContain(`at most ${MAX_INITIALIZE_PARAMS_BYTES}`);
+    expect(await sessions()).toBe(before);
+    const fits = await fetch(`${gw.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: JSON.stringify(initialize('fits', MAX_INITIALIZE_PARAMS_BYTES - 1000)) });
+    expect(fits.status).toBe(200);
+    expect(fits.headers.get('mcp-session-id')).toBeTruthy();
+    await fits.text();
+  });
+
+  it('legacy SSE: the SDK client announcing too large capabilities gets -32602, and one within them connects', async () => {
+    const connect = async (padding: number) => {
+      const client = new Client({ name: 'big-sse', version: '1' }, { capabilities: { experimental: { pad: { text: 'x'.repeat(padding) } } } });
+      await client.connect(new SSEClientTransport(new URL(`${gw.url}/mcp/sse`)));
+      return client;
+    };
+    await expect(connect(MAX_INITIALIZE_PARAMS_BYTES)).rejects.toMatchObject({ code: -32602 });
+    const ok = await connect(1000);
+    expect((await ok.listTools()).tools.length).toBeGreaterThan(0);
+    await ok.close();
   });
 });
