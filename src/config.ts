@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   GATEWAY_RETAIN_JOBS_DAYS: retentionDays.default(30),
   GATEWAY_RETAIN_DELIVERIES_DAYS: retentionDays.default(30),
   GATEWAY_RETAIN_NOTIFICATIONS_DAYS: retentionDays.default(90),
+  GATEWAY_RETAIN_HANDOFFS_DAYS: retentionDays.default(30),
+  GATEWAY_RETAIN_ANONYMOUS_TEMPLATE_RUNS_DAYS: retentionDays.default(31),
   GATEWAY_A2A_INTERRUPTED_HOURS: z.coerce.number().int().min(1).max(168).default(1),
   GATEWAY_A2A_ANONYMOUS_SENDS_PER_MINUTE: positiveInt.max(100_000).default(60),
   GATEWAY_A2A_ANONYMOUS_MAX_MESSAGE_BYTES: positiveInt.min(1024).default(16 * 1024),
@@ -294,6 +296,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jobs: e.GATEWAY_RETAIN_JOBS_DAYS,
       webhook_deliveries: e.GATEWAY_RETAIN_DELIVERIES_DAYS,
       notifications: e.GATEWAY_RETAIN_NOTIFICATIONS_DAYS,
+      handoffs: e.GATEWAY_RETAIN_HANDOFFS_DAYS,
+      template_runs: e.GATEWAY_RETAIN_ANONYMOUS_TEMPLATE_RUNS_DAYS,
     },
     a2a: {
       interruptedMs: e.GATEWAY_A2A_INTERRUPTED_HOURS * 3600_000,

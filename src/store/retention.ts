@@ -10,6 +10,10 @@ const RULES = {
   jobs: 'finished_at IS NOT NULL AND finished_at < ?',
   webhook_deliveries: 'finished_at IS NOT NULL AND finished_at < ?',
   notifications: 'created_at < ?',
+  // Parked handoffs stay until resolved or expired, however old.
+  handoffs: "status <> 'parked' AND resolved_at < ?",
+  // Only anonymous runs: an agent's are the record of its template badges.
+  template_runs: 'agent_id IS NULL AND created_at < ?',
 } as const;
 
 export type RetainedRecord = keyof typeof RULES;

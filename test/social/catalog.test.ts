@@ -208,7 +208,9 @@ describe('agent templates', () => {
 
   it('an anonymous run of a template needing a secret is a 401 that says so, before any step runs', async () => {
     const artifacts = async () => (await gw.gateway.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM artifacts'))!.n;
+    const runs = async () => (await gw.gateway.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM template_runs'))!.n;
     const before = await artifacts();
+    const runsBefore = await runs();
     const r = await api(gw.url, 'POST', '/agents/templates/publish-result/run', { body: { params: { title: 'T', text: 'x', topic: 'anon' } } });
     expect(r.status).toBe(401);
     expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -216,8 +218,10 @@ describe('agent templates', () => {
     expect(r.body.error.failed_step).toMatchObject({ index: 2, id: 'post', tool: 'wall_post', error: { code: 'unauthorized' } });
     expect(r.body.error.completed).toEqual([]);
     expect(r.body.error.requires_auth.credential).toBe('agent_secret');
-    // The anonymous-friendly first step did not run: no artifact was left behind.
+    // The anonymous-friendly first step did not run: no artifact was left behind, and no run was recorded.
     expect(await artifacts()).toBe(before);
+    for (let i = 0; i < 5; i++) await api(gw.url, 'POST', '/agents/templates/publish-result/run', { body: { params: { title: 'T', text: 'x', topic: 'anon' } } });
+    expect(await runs()).toBe(runsBefore);
     // A wrong secret is not told to send one: the step refuses it (403).
     const wrong = await api(gw.url, 'POST', '/agents/templates/topic-digest/run', { body: { params: { topic: 'x' } }, secret: 'ags_wrong' });
     expect(wrong.status).toBe(403);

@@ -138,7 +138,7 @@ onEachStore('A2A tasks left waiting for the client', (db) => {
     const times: string[] = [];
     batch.next = (ms) => (sizes.push(batch.size), times.push(`${batch.size}:${ms.toFixed(1)}`), next(ms));
     const t0 = performance.now();
-    const result = await sweep(db(), NOW, { retention: { a2a_tasks: 7, jobs: 30, webhook_deliveries: 30, notifications: 90 }, a2a: { interruptedMs: HOUR, anonymousSendsPerMinute: 60, anonymousMaxMessageBytes: 16384, anonymousRetainMs: 7 * DAY } }, undefined, batch);
+    const result = await sweep(db(), NOW, { retention: { a2a_tasks: 7, jobs: 30, webhook_deliveries: 30, notifications: 90, handoffs: 30, template_runs: 31 }, a2a: { interruptedMs: HOUR, anonymousSendsPerMinute: 60, anonymousMaxMessageBytes: 16384, anonymousRetainMs: 7 * DAY } }, undefined, batch);
     const took = performance.now() - t0;
     // The expired ones ended 8 days less an hour ago: past the 7 days, so they go in the same sweep.
     expect(result.expired).toBe(1000);
@@ -159,7 +159,7 @@ onEachStore('A2A tasks of callers without credentials', (db) => {
     await insert(db(), { id: 'anon-open', state: 'working', at: NOW - HOUR + 1000, waiting: 'h-3' });
     await insert(db(), { id: 'owned-done', state: 'completed', at: NOW - 3 * DAY });
     await db().run("UPDATE a2a_tasks SET agent_id = ? WHERE id = 'owned-done'", [await someAgent(db())]);
-    const config = { retention: { a2a_tasks: 7, jobs: 30, webhook_deliveries: 30, notifications: 90 }, a2a: { interruptedMs: HOUR, anonymousSendsPerMinute: 60, anonymousMaxMessageBytes: 16384, anonymousRetainMs: HOUR } };
+    const config = { retention: { a2a_tasks: 7, jobs: 30, webhook_deliveries: 30, notifications: 90, handoffs: 30, template_runs: 31 }, a2a: { interruptedMs: HOUR, anonymousSendsPerMinute: 60, anonymousMaxMessageBytes: 16384, anonymousRetainMs: HOUR } };
     const result = await sweep(db(), NOW, config);
     expect(result.deleted.a2a_tasks).toBe(1);
     expect(await row(db(), 'anon-done-old')).toBeUndefined();

@@ -35,7 +35,7 @@ const runDue = () => gw.gateway.registry.services.scheduler.runDue();
 
 describe('retention of finished records', () => {
   it('has documented defaults, 0 for ever, and refuses a negative retention', () => {
-    expect(loadConfig({}).retention).toEqual({ a2a_tasks: 7, jobs: 30, webhook_deliveries: 30, notifications: 90 });
+    expect(loadConfig({}).retention).toEqual({ a2a_tasks: 7, jobs: 30, webhook_deliveries: 30, notifications: 90, handoffs: 30, template_runs: 31 });
     expect(loadConfig({ GATEWAY_RETAIN_JOBS_DAYS: '0' }).retention.jobs).toBe(0);
     expect(() => loadConfig({ GATEWAY_RETAIN_JOBS_DAYS: '-1' })).toThrow(/GATEWAY_RETAIN_JOBS_DAYS/);
     // A2A tasks left waiting for the client: an hour by default, in hours (1 to a week), never for ever.
@@ -86,6 +86,28 @@ describe('retention of finished records', () => {
     expect(await prune()).toEqual({ a2a_tasks: 2 });
     const left = await db.all<{ id: string }>("SELECT id FROM a2a_tasks WHERE context_id = 'ctx-retention' ORDER BY id");
     expect(left.map((r) => r.id)).toEqual(['t-done-new', 't-input-old', 't-working-old']);
+  });
+
+  it('deletes handoffs resolved more than 30 days ago, never a parked one, and anonymous template runs after 31 days, never an agent\'s', async () => {
+    const db = gw.gateway.db;
+    const now = gw.clock.now();
+    const a = await register(gw.url, 'retained-handoffs');
+    const agentId = (await db.get<{ id: string }>('SELECT id FROM agents WHERE handle = ?', [a.handle]))!.id;
+    const handoff = (id: string, owner: string | null, status: string, resolvedAt: number | null) =>
+      db.run("INSERT INTO handoffs (id, agent_id, task, status, created_at, expires_at, resolved_at) VALUES (?, ?, 'check it', ?, ?, ?, ?)", [id, owner, status, now - 90 * DAY, now - 60 * DAY, resolvedAt]);
+    await handoff('h-expired-old', null, 'expired', now - 31 * DAY);
+    await handoff('h-done-old', agentId, 'completed', now - 31 * DAY);
+    await handoff('h-done-new', agentId, 'rejected', now - 29 * DAY);
+    await handoff('h-parked-old', null, 'parked', null);
+    const run = (owner: string | null, at: number) => db.run("INSERT INTO template_runs (agent_id, slug, ok, created_at) VALUES (?, 'retention-slug', 1, ?)", [owner, at]);
+    await run(null, now - 32 * DAY);
+    await run(null, now - 30 * DAY);
+    await run(agentId, now - 400 * DAY);
+    expect(await prune()).toEqual({ handoffs: 2, template_runs: 1 });
+    expect((await db.all<{ id: string }>("SELECT id FROM handoffs WHERE id LIKE 'h-%' ORDER BY id")).map((r) => r.id)).toEqual(['h-done-new', 'h-parked-old']);
+    expect((await api(gw.url, 'GET', '/handoffs/h-done-old')).status).toBe(404);
+    expect((await db.all<{ agent_id: string | null }>("SELECT agent_id FROM template_runs WHERE slug = 'retention-slug' ORDER BY created_at")).map((r) => r.agent_id)).toEqual([agentId, null]);
+    expect(await prune()).toEqual({});
   });
 
   it('the worker sweeps every half minute, not only at start-up: a task left waiting ends, a finished one past its days goes', async () => {

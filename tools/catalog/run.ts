@@ -55,7 +55,6 @@ function refuseAnonymous(ctx: ToolContext, t: AgentTemplate): void {
 }
 
 async function execute(ctx: ToolContext, t: AgentTemplate, params: Record<string, unknown>) {
-  refuseAnonymous(ctx, t);
   const scope = { params, steps: {} as Record<string, unknown>, caller: { handle: ctx.caller.agent?.handle }, gateway: { base_url: ctx.config.baseUrl } };
   const completed: StepResult[] = [];
   for (let i = 0; i < t.steps.length; i++) {
@@ -94,6 +93,8 @@ export const agentTemplateRun = defineTool({
         detail: zodIssuesToDetail(parsed.error, input.params).map((d) => ({ ...d, loc: ['body', 'params', ...d.loc] })),
       });
     }
+    // Refused before it starts, it is no run: nothing is recorded (an anonymous caller could fill the table).
+    refuseAnonymous(ctx, t);
     const agentId = ctx.caller.agent?.id ?? null;
     const now = () => ctx.clock.now();
     try {
