@@ -52,6 +52,7 @@ const EnvSchema = z.object({
   GATEWAY_MCP_TOOLSETS: list,
   GATEWAY_MAX_BODY_BYTES: positiveInt.default(8 * 1024 * 1024),
   GATEWAY_MAX_JSON_DEPTH: positiveInt.min(8).max(256).default(64),
+  GATEWAY_ANONYMOUS_CREATES_PER_HOUR: positiveInt.max(1_000_000).default(100),
   GATEWAY_MCP_MAX_SESSIONS: positiveInt.default(1000),
   GATEWAY_MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
   GATEWAY_MCP_PAGE_SIZE: positiveInt.max(1000).default(100),
@@ -143,6 +144,8 @@ export interface Config {
   maxBodyBytes: number;
   /** How deep a JSON body may nest (objects and arrays); past it every transport answers its own client error. */
   maxJsonDepth: number;
+  /** Handoffs, jobs, artifacts and OAuth clients a caller without credentials may create an hour, each (src/anonymous-creates.ts). */
+  anonymousCreatesPerHour: number;
   mcpMaxSessions: number;
   mcpSessionIdleMs: number;
   mcpPageSize: number;
@@ -310,6 +313,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpToolsets: e.GATEWAY_MCP_TOOLSETS,
     maxBodyBytes: e.GATEWAY_MAX_BODY_BYTES,
     maxJsonDepth: e.GATEWAY_MAX_JSON_DEPTH,
+    anonymousCreatesPerHour: e.GATEWAY_ANONYMOUS_CREATES_PER_HOUR,
     mcpMaxSessions: e.GATEWAY_MCP_MAX_SESSIONS,
     mcpSessionIdleMs: e.GATEWAY_MCP_SESSION_IDLE_SECONDS * 1000,
     mcpPageSize: e.GATEWAY_MCP_PAGE_SIZE,

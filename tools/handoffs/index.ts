@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { numberInput } from '../../src/registry/number-input.js';
 import { isOperator } from '../../src/auth/operator.js';
 import { GatewayError } from '../../src/errors.js';
+import { anonymousCreates, takeAnonymousCreate } from '../../src/anonymous-creates.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
@@ -55,13 +56,28 @@ export async function parkHandoff(
   return { id, expiresAt };
 }
 
+/** The context a caller without credentials may park (an agent's counts against its storage budget). */
+export const ANON_CONTEXT_MAX_BYTES = 16 * 1024;
+
+/** A handoff without credentials: its context kept small, and so many an hour per client. */
+async function refuseAnonymousHandoff(ctx: ToolContext, context: unknown): Promise<void> {
+  const size = context === undefined ? 0 : Buffer.byteLength(JSON.stringify(context));
+  if (size > ANON_CONTEXT_MAX_BYTES) {
+    throw new GatewayError('payload_too_large', `The context is ${size} bytes; a handoff without credentials takes at most ${ANON_CONTEXT_MAX_BYTES} (register for more).`, {
+      extra: { limit: ANON_CONTEXT_MAX_BYTES, bytes: size },
+    });
+  }
+  await takeAnonymousCreate(anonymousCreates(ctx), 'handoffs', ctx.services.clientKey(ctx.caller.credentials.ip), 'Handoffs');
+}
+
 export const handoffCreate = defineTool({
   name: 'handoff_create',
   title: 'Park a task for a human',
   toolset: 'handoffs',
   description:
     'Parks a task a human must do and returns handoff_id and expires_at at once (status parked). An operator completes ' +
-    'it with a result or rejects it; unresolved it expires. callback_url fires on completion, rejection and expiry.',
+    'it with a result or rejects it; unresolved it expires. callback_url fires on completion, rejection and expiry. ' +
+    'Without credentials the context is at most 16 KB, and a client parks a limited number an hour.',
   input: z.object({
     task: z.string().min(1).max(5000).describe('What the human should do.'),
     context: z.json().optional().describe('Anything that helps: links, data, constraints.'),
@@ -72,6 +88,7 @@ export const handoffCreate = defineTool({
   annotations: { destructiveHint: false, idempotentHint: false },
   handler: async (input, ctx) => {
     const agentId = ctx.caller.agent?.id ?? null;
+    if (!agentId) await refuseAnonymousHandoff(ctx, input.context);
     const anonSecret = input.callback_url && !agentId ? newWebhookSecret() : null;
     const { id, expiresAt } = await parkHandoff(ctx, { agentId, task: input.task, context: input.context ?? null, callbackUrl: input.callback_url ?? null, callbackSecret: anonSecret, ttlSeconds: input.ttl_seconds });
     return {

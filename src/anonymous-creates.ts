@@ -1,0 +1,46 @@
+// What a caller without credentials may create, per client and hour, of each kind that stores a row or a file and
+// outlives the request (handoffs, jobs, artifacts, OAuth client registrations): a shared rate window per kind, keyed by
+// the client, so that no anonymous caller grows the database without bound (docs/decisions/limits.md). An agent's
+// creations are bounded by its storage budget instead.
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { GatewayError } from './errors.js';
+import { sharedRateWindow, type SharedRateWindow } from './shared-rate-window.js';
+import type { Db } from './store/db.js';
+
+export type AnonymousKind = 'handoffs' | 'jobs' | 'artifacts' | 'oauth-clients';
+
+export interface AnonymousCreates {
+  db: Db;
+  clock: Clock;
+  /** GATEWAY_ANONYMOUS_CREATES_PER_HOUR, for each kind apart. */
+  perHour: number;
+  /** The keys an in-process window tracks (GATEWAY_RATE_WINDOW_KEYS). */
+  maxKeys: number;
+}
+
+/** The deps of a tool's call context. */
+export const anonymousCreates = (ctx: { db: Db; clock: Clock; config: Pick<Config, 'anonymousCreatesPerHour' | 'caches'> }): AnonymousCreates => ({
+  db: ctx.db,
+  clock: ctx.clock,
+  perHour: ctx.config.anonymousCreatesPerHour,
+  maxKeys: ctx.config.caches.rateWindowKeys,
+});
+
+const windows = new WeakMap<Db, Map<AnonymousKind, SharedRateWindow>>();
+
+/** Counts one creation of `kind` by the client; past the hour's allowance, a 429 naming it with Retry-After. */
+export async function takeAnonymousCreate(d: AnonymousCreates, kind: AnonymousKind, clientKey: string, what: string): Promise<void> {
+  let byKind = windows.get(d.db);
+  if (!byKind) windows.set(d.db, (byKind = new Map()));
+  let w = byKind.get(kind);
+  if (!w) byKind.set(kind, (w = sharedRateWindow(d.db, `anonymous-${kind}`, d.perHour, 3600_000, d.clock, d.maxKeys)));
+  const wait = await w.take(clientKey);
+  if (wait) {
+    throw new GatewayError(
+      'rate_limited',
+      `${what} without credentials are limited to ${d.perHour} an hour per client (GATEWAY_ANONYMOUS_CREATES_PER_HOUR). Register (POST /agents/register) and send the agent's secret for more.`,
+      { headers: { 'Retry-After': String(wait) }, extra: { limit: d.perHour, retry_after: wait } },
+    );
+  }
+}

@@ -1,0 +1,52 @@
+// What a caller without credentials may create that outlives its request (src/anonymous-creates.ts): handoffs, jobs
+// and artifacts, GATEWAY_ANONYMOUS_CREATES_PER_HOUR of each per client and hour, then 429 with Retry-After; an
+// anonymous handoff's context is kept small. An agent is bounded by its storage budget, not by these.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANON_CONTEXT_MAX_BYTES } from '../../tools/handoffs/index.js';
+import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
+
+const PER_HOUR = 3;
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startGateway({ env: { GATEWAY_ANONYMOUS_CREATES_PER_HOUR: String(PER_HOUR) } });
+});
+afterAll(async () => gw?.cleanup());
+
+const count = async (table: string) => Number((await gw.gateway.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE agent_id IS NULL`))!.n);
+
+const KINDS = [
+  { kind: 'handoffs', table: 'handoffs', create: (secret?: string) => api(gw.url, 'POST', '/handoff', { body: { task: 'Check the invoice', context: { n: 1 } }, secret }), status: 202 },
+  { kind: 'jobs', table: 'jobs', create: (secret?: string) => api(gw.url, 'POST', '/jobs', { body: { type: 'delay', seconds: 3600 }, secret }), status: 202 },
+  { kind: 'artifacts', table: 'artifacts', create: (secret?: string) => api(gw.url, 'POST', '/artifacts', { body: { text: 'hello' }, secret }), status: 201 },
+];
+
+describe('creations without credentials', () => {
+  it(`allow ${PER_HOUR} of each kind an hour per client, then 429 with Retry-After and nothing stored; an agent goes on; the next hour allows again`, async () => {
+    const agent = await register(gw.url, 'anon-limits-agent');
+    for (const k of KINDS) {
+      const before = await count(k.table);
+      for (let i = 0; i < PER_HOUR; i++) expect((await k.create()).status, k.kind).toBe(k.status);
+      const refused = await k.create();
+      expect(refused.status, k.kind).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.body.error).toMatchObject({ code: 'rate_limited', limit: PER_HOUR });
+      expect(refused.body.error.message).toContain('GATEWAY_ANONYMOUS_CREATES_PER_HOUR');
+      expect(await count(k.table), k.kind).toBe(before + PER_HOUR);
+      // The agent is not held back by the anonymous allowance.
+      expect((await k.create(agent.secret)).status, k.kind).toBe(k.status);
+    }
+    gw.clock.advance(3600_000 + 1000);
+    for (const k of KINDS) expect((await k.create()).status, k.kind).toBe(k.status);
+  });
+
+  it('keep an anonymous handoff context under its limit (413, nothing parked); an agent may park more', async () => {
+    const agent = await register(gw.url, 'anon-context-agent');
+    const before = await count('handoffs');
+    const big = { notes: 'x'.repeat(ANON_CONTEXT_MAX_BYTES) };
+    const refused = await api(gw.url, 'POST', '/handoff', { body: { task: 'Read this', context: big } });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error).toMatchObject({ code: 'payload_too_large', limit: ANON_CONTEXT_MAX_BYTES });
+    expect(await count('handoffs')).toBe(before);
+    expect((await api(gw.url, 'POST', '/handoff', { body: { task: 'Read this', context: big }, secret: agent.secret })).status).toBe(202);
+  });
+});
