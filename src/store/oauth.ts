@@ -25,6 +25,14 @@ export async function upsertRecord(db: Db, kind: string, idHash: string, payload
   );
 }
 
+/** Moves a registered client's expiry (and its registration token's) to `until`, if that is later. */
+export async function keepClientUntil(db: Db, clientId: string, until: number): Promise<void> {
+  await db.run(
+    "UPDATE oauth_records SET expires_at = ? WHERE kind IN ('Client', 'RegistrationAccessToken') AND client_id = ? AND expires_at IS NOT NULL AND expires_at < ?",
+    [until, clientId, until],
+  );
+}
+
 /** A record that has not expired at `now` (epoch ms). */
 export const findRecord = (db: Db, kind: string, idHash: string, now: number): Promise<OAuthRecord | undefined> =>
   db.get<OAuthRecord>('SELECT payload, expires_at FROM oauth_records WHERE kind = ? AND id_hash = ? AND (expires_at IS NULL OR expires_at > ?)', [kind, idHash, now]);

@@ -3,6 +3,7 @@
 // security considerations), so a registration naming any other is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptableRedirect } from '../../src/http/oauth/provider.js';
+import { RecordAdapter, UNUSED_CLIENT_MS } from '../../src/http/oauth/record-adapter.js';
 import { api, startGateway, type TestGateway } from '../helpers/gateway.js';
 
 let gw: TestGateway;
@@ -73,5 +74,41 @@ describe('dynamic client registration', () => {
     expect(acceptableRedirect('http://127.0.0.1.nip.io/cb')).toBe(false);
     expect(acceptableRedirect('HTTPS://App.Example/cb')).toBe(true);
     expect(acceptableRedirect('not a url')).toBe(false);
+  });
+
+  it('keeps an unused client a month, and a client an agent granted access to while the grant lives and a month after', async () => {
+    const r = await reg({ redirect_uris: ['http://127.0.0.1:9/cb'] });
+    expect(r.status).toBe(201);
+    const expiry = async (kind: string) =>
+      Number((await gw.gateway.db.get<{ expires_at: number }>('SELECT expires_at FROM oauth_records WHERE kind = ? AND client_id = ?', [kind, r.body.client_id]))!.expires_at);
+    const monthAway = Date.now() + UNUSED_CLIENT_MS;
+    for (const kind of ['Client', 'RegistrationAccessToken']) {
+      expect(await expiry(kind), kind).toBeGreaterThan(monthAway - 60_000);
+      expect(await expiry(kind), kind).toBeLessThanOrEqual(monthAway);
+    }
+    // A grant of 90 days (as consent stores it) carries the client to the grant's end and a month more.
+    const grantTtl = 90 * 86_400;
+    await new RecordAdapter(gw.gateway.db, 'Grant', (d) => new Error(d)).upsert('grant-for-expiry', { jti: 'grant-for-expiry', clientId: r.body.client_id, accountId: 'nobody', kind: 'Grant' } as never, grantTtl);
+    for (const kind of ['Client', 'RegistrationAccessToken']) expect(await expiry(kind), kind).toBeGreaterThan(Date.now() + grantTtl * 1000 + UNUSED_CLIENT_MS - 60_000);
+  });
+});
+
+describe(`client registrations without credentials (GATEWAY_ANONYMOUS_CREATES_PER_HOUR)`, () => {
+  let limited: TestGateway;
+  beforeAll(async () => {
+    limited = await startGateway({ env: { GATEWAY_ANONYMOUS_CREATES_PER_HOUR: '2' } });
+  });
+  afterAll(async () => limited?.cleanup());
+
+  it('takes so many an hour per client address, then answers 429 with Retry-After and stores nothing', async () => {
+    const clients = async () => Number((await limited.gateway.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM oauth_records WHERE kind = 'Client'"))!.n);
+    const one = () => api(limited.url, 'POST', '/oauth/register', { body: registration({ redirect_uris: ['http://127.0.0.1:9/cb'] }) });
+    expect((await one()).status).toBe(201);
+    expect((await one()).status).toBe(201);
+    const refused = await one();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body).toMatchObject({ error: 'rate_limited', error_description: expect.stringContaining('Client registrations without credentials are limited to 2 an hour') });
+    expect(await clients()).toBe(2);
   });
 });

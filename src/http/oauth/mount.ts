@@ -9,6 +9,10 @@ import type { Egress } from '../../egress/egress.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Db } from '../../store/db.js';
 import { purgeExpired } from '../../store/oauth.js';
+import { takeAnonymousCreate } from '../../anonymous-creates.js';
+import { systemClock } from '../../clock.js';
+import { GatewayError } from '../../errors.js';
+import { clientIp } from '../credentials.js';
 import type { Router } from '../router.js';
 import { sendJson } from '../send.js';
 import { mountInteractions } from './interactions.js';
@@ -38,6 +42,19 @@ export function mountOAuth(router: Router, deps: OAuthDeps): { close(): void } {
     await (await load()).callback(req, res);
   };
 
+  /** Anyone may register a client: so many an hour per client address (src/anonymous-creates.ts). */
+  const limits = { db: deps.db, clock: systemClock, perHour: deps.config.anonymousCreatesPerHour, maxKeys: deps.config.caches.rateWindowKeys };
+  const register = async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      await takeAnonymousCreate(limits, 'oauth-clients', deps.registry.services.clientKey(clientIp(req, deps.config.trustProxy)), 'Client registrations');
+    } catch (err) {
+      if (!(err instanceof GatewayError)) throw err;
+      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+      return sendJson(res, 429, { error: 'rate_limited', error_description: err.message });
+    }
+    await pass(req, res);
+  };
+
   const R = OAUTH_ROUTES;
   const routes: [string, string][] = [
     ['GET', '/.well-known/oauth-authorization-server'],
@@ -51,7 +68,7 @@ export function mountOAuth(router: Router, deps: OAuthDeps): { close(): void } {
     ['POST', R.pushed_authorization_request],
     ['GET', R.jwks],
   ];
-  for (const [method, path] of routes) router.add(method, path, pass);
+  for (const [method, path] of routes) router.add(method, path, path === R.registration ? register : pass);
   // Browser-based clients read the metadata and call the token, registration and revocation endpoints cross-origin.
   for (const path of ['/.well-known/oauth-authorization-server', R.token, R.registration, R.revocation]) router.add('OPTIONS', path, pass);
 

@@ -19,6 +19,10 @@ const BEARER_KINDS = new Set([
   'PushedAuthorizationRequest',
 ]);
 
+/** A dynamically registered client and its registration token: kept while used (a grant), else this long. */
+const REGISTERED_KINDS = new Set(['Client', 'RegistrationAccessToken']);
+export const UNUSED_CLIENT_MS = 30 * 86_400_000;
+
 export class RecordAdapter implements Adapter {
   private readonly bearer: boolean;
 
@@ -34,13 +38,20 @@ export class RecordAdapter implements Adapter {
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const kept: AdapterPayload = { ...payload };
     if (this.bearer) delete kept.jti;
+    const now = Date.now();
+    // oidc-provider gives a registered client no lifetime; anyone may register one, so an unused one expires.
+    const ttlMs = expiresIn ? expiresIn * 1000 : REGISTERED_KINDS.has(this.kind) ? UNUSED_CLIENT_MS : null;
+    const expiresAt = ttlMs === null ? null : now + ttlMs;
+    const clientId = payload.clientId ?? (this.kind === 'Client' ? id : null);
     await store.upsertRecord(this.db, this.kind, hashSecret(id), JSON.stringify(kept), {
       grantId: payload.grantId ?? (this.kind === 'Grant' ? id : null),
       uid: payload.uid ?? null,
       accountId: payload.accountId ?? null,
-      clientId: payload.clientId ?? (this.kind === 'Client' ? id : null),
-      expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : null,
+      clientId,
+      expiresAt,
     });
+    // A client lives while an agent's grant to it does, and an idle month after.
+    if (this.kind === 'Grant' && clientId && expiresAt !== null) await store.keepClientUntil(this.db, clientId, expiresAt + UNUSED_CLIENT_MS);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
