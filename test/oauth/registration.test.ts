@@ -108,6 +108,7 @@ describe(`client registrations without credentials (GATEWAY_ANONYMOUS_CREATES_PE
     const refused = await one();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     expect(refused.body).toMatchObject({ error: 'rate_limited', error_description: expect.stringContaining('Client registrations without credentials are limited to 2 an hour') });
     expect(await clients()).toBe(2);
   });

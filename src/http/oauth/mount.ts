@@ -50,6 +50,8 @@ export function mountOAuth(router: Router, deps: OAuthDeps): { close(): void } {
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err;
       for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+      // Read cross-origin by browser-based clients, as oidc-provider's own answers are.
+      res.setHeader('Access-Control-Allow-Origin', '*');
       return sendJson(res, 429, { error: 'rate_limited', error_description: err.message });
     }
     await pass(req, res);
