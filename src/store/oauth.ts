@@ -25,12 +25,9 @@ export async function upsertRecord(db: Db, kind: string, idHash: string, payload
   );
 }
 
-/** Moves a registered client's expiry (and its registration token's) to `until`, if that is later. */
-export async function keepClientUntil(db: Db, clientId: string, until: number): Promise<void> {
-  await db.run(
-    "UPDATE oauth_records SET expires_at = ? WHERE kind IN ('Client', 'RegistrationAccessToken') AND client_id = ? AND expires_at IS NOT NULL AND expires_at < ?",
-    [until, clientId, until],
-  );
+/** Moves a registered client's expiry to `until`, if that is later (one that never expires stays so). */
+export async function keepClientUntil(db: Db, clientIdHash: string, until: number): Promise<void> {
+  await db.run("UPDATE oauth_records SET expires_at = ? WHERE kind = 'Client' AND id_hash = ? AND expires_at IS NOT NULL AND expires_at < ?", [until, clientIdHash, until]);
 }
 
 /** A record that has not expired at `now` (epoch ms). */
@@ -59,7 +56,7 @@ export const grantOfRecord = async (db: Db, kind: string, idHash: string): Promi
   (await db.get<{ grant_id: string | null }>('SELECT grant_id FROM oauth_records WHERE kind = ? AND id_hash = ?', [kind, idHash]))?.grant_id ?? null;
 
 /** Every record of a grant, the grant's own among them: what a code or refresh token used twice revokes. */
-export async function destroyGrant(db: Db, grantId: string): Promise<void> {
+export async function destroyGrant(db: Pick<Db, 'run'>, grantId: string): Promise<void> {
   await db.run('DELETE FROM oauth_records WHERE grant_id = ?', [grantId]);
 }
 
@@ -124,7 +121,7 @@ export async function revokeClient(db: Db, agentId: string, clientId: string): P
     let live = 0;
     for (const { grant_id } of grants) {
       live += (await tx.run(`DELETE FROM oauth_records WHERE kind = 'Grant' AND grant_id = ?`, [grant_id])).changes;
-      await tx.run('DELETE FROM oauth_records WHERE grant_id = ?', [grant_id]);
+      await destroyGrant(tx, grant_id);
     }
     await tx.run('DELETE FROM oauth_consents WHERE agent_id = ? AND client_id = ?', [agentId, clientId]);
     return live;

@@ -1,6 +1,6 @@
 // SQL of the retention of per-request records (src/retention.ts, docs/decisions/retention.md): which rows of each
 // kind are finished, and their deletion in bounded chunks. The same statements on SQLite and PostgreSQL; each
-// rule has a partial index of the same condition (migration 030), so a chunk reads only what it deletes.
+// rule has a partial index of the same condition (migrations 030 and 048), so a chunk reads only what it deletes.
 import type { Db } from './db.js';
 
 /** The records kept for a while after they are finished, and what "finished before" means for each. */
@@ -17,6 +17,12 @@ const RULES = {
 } as const;
 
 export type RetainedRecord = keyof typeof RULES;
+
+/**
+ * Rules SQLite's planner would read through another index: `agent_id IS NULL` matches template_runs_agent's first
+ * column, so it walked every anonymous run (recent ones included) in slug order rather than the partial index.
+ */
+const SQLITE_INDEX: Partial<Record<RetainedRecord, string>> = { template_runs: 'template_runs_anonymous' };
 export const RETAINED_RECORDS = Object.keys(RULES) as RetainedRecord[];
 
 /** A finished A2A task of a caller without credentials: nobody can list it, and it is kept hours, not days. */
@@ -27,15 +33,21 @@ const ANONYMOUS_TASKS = `agent_id IS NULL AND ${RULES.a2a_tasks}`;
  * (= ANY(ARRAY(…))), found by primary key: an IN over the LIMIT subquery may be planned as a semi-join that reads
  * the whole partial index for each chunk, or reruns the subquery per row.
  */
-async function deleteChunk(db: Pick<Db, 'run' | 'dialect'>, table: string, where: string, before: number, limit: number): Promise<number> {
-  const ids = `SELECT id FROM ${table} WHERE ${where} LIMIT ?`;
+async function deleteChunk(db: Pick<Db, 'run' | 'dialect'>, table: string, where: string, before: number, limit: number, sqliteIndex?: string): Promise<number> {
+  const ids = idsOf(db.dialect, table, where, sqliteIndex);
   const r = await db.run(db.dialect === 'postgres' ? `DELETE FROM ${table} WHERE id = ANY(ARRAY(${ids}))` : `DELETE FROM ${table} WHERE id IN (${ids})`, [before, limit]);
   return r.changes;
 }
 
+const idsOf = (dialect: Db['dialect'], table: string, where: string, sqliteIndex?: string) =>
+  `SELECT id FROM ${table}${sqliteIndex && dialect === 'sqlite' ? ` INDEXED BY ${sqliteIndex}` : ''} WHERE ${where} LIMIT ?`;
+
+/** The query of a chunk's ids for `kind` (parameters: before, limit), for plan tests. */
+export const chunkIdsQuery = (dialect: Db['dialect'], kind: RetainedRecord): string => idsOf(dialect, kind, RULES[kind], SQLITE_INDEX[kind]);
+
 /** Deletes at most `limit` records of `kind` finished before `before` (ms); returns how many. */
 export const pruneChunk = (db: Pick<Db, 'run' | 'dialect'>, kind: RetainedRecord, before: number, limit: number): Promise<number> =>
-  deleteChunk(db, kind, RULES[kind], before, limit);
+  deleteChunk(db, kind, RULES[kind], before, limit, SQLITE_INDEX[kind]);
 
 /** Deletes at most `limit` finished anonymous A2A tasks finished before `before` (ms). */
 export const pruneAnonymousTasks = (db: Pick<Db, 'run' | 'dialect'>, before: number, limit: number): Promise<number> =>

@@ -190,7 +190,7 @@ describe.skipIf(!hasChromium)('OAuth sign-in for /mcp/agent, in Chromium', () =>
     const { RecordAdapter } = await import('../../src/http/oauth/record-adapter.js');
     const token = randomBytes(32).toString('base64url');
     const agentId = (await gw.gateway.db.get<{ id: string }>('SELECT id FROM agents WHERE handle = ?', [alice.handle]))!.id;
-    const adapter = (kind: string) => new RecordAdapter(gw.gateway.db, kind, (detail) => new Error(detail));
+    const adapter = (kind: string) => new RecordAdapter(gw.gateway.db, kind, () => new Error('reused'));
     // With its grant, as the issuing gateway stores both (a token lives only while its grant does).
     const grantId = randomBytes(16).toString('base64url');
     await adapter('Grant').upsert(grantId, { jti: grantId, accountId: agentId, clientId: client.clientId, kind: 'Grant', exp: Math.floor(Date.now() / 1000) + 600 } as never, 600);

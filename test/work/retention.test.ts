@@ -9,6 +9,7 @@ import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { createRetentionWorker, pruneRecords, SWEEP_EVERY_MS } from '../../src/retention.js';
+import { chunkIdsQuery, RETAINED_RECORDS, type RetainedRecord } from '../../src/store/retention.js';
 import type { WorkerContext } from '../../src/workers.js';
 import { migratedDb } from '../helpers/migrated-db.js';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
@@ -108,6 +109,23 @@ describe('retention of finished records', () => {
     expect((await api(gw.url, 'GET', '/handoffs/h-done-old')).status).toBe(404);
     expect((await db.all<{ agent_id: string | null }>("SELECT agent_id FROM template_runs WHERE slug = 'retention-slug' ORDER BY created_at")).map((r) => r.agent_id)).toEqual([agentId, null]);
     expect(await prune()).toEqual({});
+  });
+
+  it('reads each kind through its partial index on SQLite (a chunk reads only what it deletes)', async () => {
+    const db = gw.gateway.db;
+    if (db.dialect !== 'sqlite') return;
+    const INDEX: Record<RetainedRecord, string> = {
+      a2a_tasks: 'a2a_tasks_finished',
+      jobs: 'jobs_finished',
+      webhook_deliveries: 'webhook_deliveries_finished',
+      notifications: 'notifications_created',
+      handoffs: 'handoffs_resolved',
+      template_runs: 'template_runs_anonymous',
+    };
+    for (const kind of RETAINED_RECORDS) {
+      const plan = await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${chunkIdsQuery('sqlite', kind)}`, [0, 100]);
+      expect(plan.map((p) => p.detail).join(' | '), kind).toMatch(new RegExp(`USING (COVERING )?INDEX ${INDEX[kind]}\\b`));
+    }
   });
 
   it('the worker sweeps every half minute, not only at start-up: a task left waiting ends, a finished one past its days goes', async () => {

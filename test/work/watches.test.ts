@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
+import * as watchStore from '../../tools/watches/store.js';
 
 let gw: TestGateway;
 let site: http.Server;
@@ -149,6 +150,20 @@ describe('watches', () => {
       for (const r of renewed) expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
       expect((await api(gw.url, 'GET', `/watch/${id}`)).body.status).toBe('cancelled');
     }
+  });
+
+  it('a deadline read before a renew does not undo it: the pause or expiry changes only the row as it was read', async () => {
+    const a = await register(gw.url, 'watch-deadline-race');
+    const id = (await api(gw.url, 'POST', '/watches', { body: { url: `${siteUrl}/deadline`, interval_hours: 1 }, secret: a.secret })).body.watch_id;
+    const db = gw.gateway.db;
+    const stale = (await watchStore.watchById(db, id))!;
+    // The check read it; a renew lands before the check writes its verdict.
+    await watchStore.renew(db, id, gw.clock.now() + 1000, gw.clock.now() + 1000 + 14 * DAY);
+    expect((await watchStore.leaveActive(db, stale, 'expired')).changes).toBe(0);
+    expect((await watchStore.watchById(db, id))!.status).toBe('active');
+    // Read again, the same verdict applies.
+    expect((await watchStore.leaveActive(db, (await watchStore.watchById(db, id))!, 'expired')).changes).toBe(1);
+    expect((await api(gw.url, 'GET', `/watch/${id}`)).body.status).toBe('expired');
   });
 
   it('another agent can neither list, renew nor delete them', async () => {

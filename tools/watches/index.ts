@@ -119,7 +119,7 @@ export const watchList = defineTool({
     const now = ctx.clock.now();
     const rows = await store.watchesOf(ctx.db, me.id);
     // Listing is the owner's sign of life; a watch already paused stays paused until renewed.
-    for (const w of rows) if (effectiveStatus(w, now) === 'paused' && w.status === 'active') await store.leaveActive(ctx.db, w.id, 'paused');
+    for (const w of rows) if (effectiveStatus(w, now) === 'paused' && w.status === 'active') await store.leaveActive(ctx.db, w, 'paused');
     await store.touchOwner(ctx.db, me.id, now);
     const fresh = await store.watchesOf(ctx.db, me.id);
     return { handle: me.handle, watches: await Promise.all(fresh.map(async (w) => ({ ...describe(ctx, w), callback: w.callback_url ? { deliveries: await deliveriesOf(ctx, 'watch', w.id) } : null }))) };
@@ -195,7 +195,7 @@ async function check(ref: string, ctx: WorkerContext): Promise<{ next: number } 
   const now = ctx.clock.now();
   const state = effectiveStatus(w, now);
   if (state !== 'active') {
-    await store.leaveActive(ctx.db, w.id, state);
+    await store.leaveActive(ctx.db, w, state);
     return;
   }
   const held = await holdIfSuspended(ctx, w.agent_id);

@@ -47,9 +47,12 @@ export const liveCount = async (q: Queryable, agentId: string): Promise<number> 
 
 export const cancel = (q: Queryable, id: string) => q.run("UPDATE watches SET status = 'cancelled' WHERE id = ?", [id]);
 
-/** An active watch pausing or expiring by its deadlines; one cancelled (or renewed) since it was read is left as it is. */
-export const leaveActive = (q: Queryable, id: string, status: WatchStatus) =>
-  q.run("UPDATE watches SET status = ? WHERE id = ? AND status = 'active'", [status, id]);
+/**
+ * An active watch pausing or expiring by the deadlines of `read`, the row as it was read: one cancelled, renewed or
+ * listed since (its status or deadlines moved) is left as it is.
+ */
+export const leaveActive = (q: Queryable, read: Pick<WatchRow, 'id' | 'expires_at' | 'owner_seen_at'>, status: WatchStatus) =>
+  q.run("UPDATE watches SET status = ? WHERE id = ? AND status = 'active' AND expires_at = ? AND owner_seen_at = ?", [status, read.id, read.expires_at, read.owner_seen_at]);
 
 export const touchOwner = (db: Db, agentId: string, now: number) => db.run('UPDATE watches SET owner_seen_at = ? WHERE agent_id = ?', [now, agentId]);
 

@@ -53,6 +53,14 @@ async function keys(db: Db): Promise<{ cookie: string; jwk: JWK }> {
   return { cookie, jwk: { ...jwk, alg: 'ES256', use: 'sig' } };
 }
 
+/** A code, refresh token or pushed request used a second time: the error oidc-provider gives one it reads as used. */
+export const reusedError =
+  (errors: typeof import('oidc-provider').errors) =>
+  (kind: string): Error =>
+    kind === 'PushedAuthorizationRequest'
+      ? new errors.InvalidRequestUri('request_uri is invalid, expired, or was already used')
+      : new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
+
 export async function createProvider(deps: ProviderDeps): Promise<{ provider: Provider; cookieKey: string }> {
   const { db, config, egress } = deps;
   const { default: ProviderClass, errors } = await import('oidc-provider');
@@ -60,7 +68,7 @@ export async function createProvider(deps: ProviderDeps): Promise<{ provider: Pr
   const resource = resourceUrl(config.baseUrl);
   const loopback = new LoopbackClientDocuments(egress);
 
-  const invalidGrant = (detail: string) => new errors.InvalidGrant(detail);
+  const reused = reusedError(errors);
 
   class ClientAdapter extends RecordAdapter {
     override async find(id: string) {
@@ -69,7 +77,7 @@ export async function createProvider(deps: ProviderDeps): Promise<{ provider: Pr
   }
 
   const configuration: Configuration = {
-    adapter: (name: string) => (name === 'Client' ? new ClientAdapter(db, name, invalidGrant) : new RecordAdapter(db, name, invalidGrant)),
+    adapter: (name: string) => (name === 'Client' ? new ClientAdapter(db, name, reused) : new RecordAdapter(db, name, reused)),
     clients: [],
     clientAuthMethods: ['none'],
     clientDefaults: {

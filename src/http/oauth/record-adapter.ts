@@ -19,7 +19,7 @@ const BEARER_KINDS = new Set([
   'PushedAuthorizationRequest',
 ]);
 
-/** A dynamically registered client and its registration token: kept while used (a grant), else this long. */
+/** A dynamically registered client and its registration token: kept this long unused (a grant keeps the client longer). */
 const REGISTERED_KINDS = new Set(['Client', 'RegistrationAccessToken']);
 export const UNUSED_CLIENT_MS = 30 * 86_400_000;
 
@@ -29,8 +29,8 @@ export class RecordAdapter implements Adapter {
   constructor(
     private readonly db: Db,
     private readonly kind: string,
-    /** oidc-provider's InvalidGrant (the module is loaded lazily): what a second use of a code or token answers. */
-    private readonly invalidGrant: (detail: string) => Error,
+    /** oidc-provider's error for a second use of a record of this kind (the module is loaded lazily, provider.ts). */
+    private readonly reused: (kind: string) => Error,
   ) {
     this.bearer = BEARER_KINDS.has(kind);
   }
@@ -50,8 +50,9 @@ export class RecordAdapter implements Adapter {
       clientId,
       expiresAt,
     });
-    // A client lives while an agent's grant to it does, and an idle month after.
-    if (this.kind === 'Grant' && clientId && expiresAt !== null) await store.keepClientUntil(this.db, clientId, expiresAt + UNUSED_CLIENT_MS);
+    // A client lives while an agent's grant to it does, and an idle month after (its registration access token
+    // serves no route here, registration management being off, so it is left to its month).
+    if (this.kind === 'Grant' && clientId && expiresAt !== null) await store.keepClientUntil(this.db, hashSecret(clientId), expiresAt + UNUSED_CLIENT_MS);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
@@ -81,7 +82,7 @@ export class RecordAdapter implements Adapter {
     if (await store.consumeRecord(this.db, this.kind, idHash, Math.floor(Date.now() / 1000))) return;
     const grantId = await store.grantOfRecord(this.db, this.kind, idHash);
     if (grantId) await store.destroyGrant(this.db, grantId);
-    throw this.invalidGrant(`${this.kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
+    throw this.reused(this.kind);
   }
 
   async destroy(id: string): Promise<void> {
