@@ -3,7 +3,7 @@
 // the client, so that no anonymous caller grows the database without bound (docs/decisions/limits.md). An agent's
 // creations are bounded by its storage budget instead.
 import type { Clock } from './clock.js';
-import type { Config } from './config.js';
+import type { ToolContext } from './registry/types.js';
 import { GatewayError } from './errors.js';
 import { sharedRateWindow, type SharedRateWindow } from './shared-rate-window.js';
 import type { Db } from './store/db.js';
@@ -19,13 +19,14 @@ export interface AnonymousCreates {
   maxKeys: number;
 }
 
-/** The deps of a tool's call context. */
-export const anonymousCreates = (ctx: { db: Db; clock: Clock; config: Pick<Config, 'anonymousCreatesPerHour' | 'caches'> }): AnonymousCreates => ({
-  db: ctx.db,
-  clock: ctx.clock,
-  perHour: ctx.config.anonymousCreatesPerHour,
-  maxKeys: ctx.config.caches.rateWindowKeys,
-});
+/** A tool's anonymous caller, counted by its client key. */
+export const takeAnonymousCreateOf = (ctx: Pick<ToolContext, 'db' | 'clock' | 'config' | 'services' | 'caller'>, kind: AnonymousKind, what: string): Promise<void> =>
+  takeAnonymousCreate(
+    { db: ctx.db, clock: ctx.clock, perHour: ctx.config.anonymousCreatesPerHour, maxKeys: ctx.config.caches.rateWindowKeys },
+    kind,
+    ctx.services.clientKey(ctx.caller.credentials.ip),
+    what,
+  );
 
 const windows = new WeakMap<Db, Map<AnonymousKind, SharedRateWindow>>();
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
-import { anonymousCreates, takeAnonymousCreate } from '../../src/anonymous-creates.js';
+import { takeAnonymousCreateOf } from '../../src/anonymous-creates.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { FileResult } from '../../src/registry/types.js';
 import { OwnerHandle } from '../memory/limits.js';
@@ -72,7 +72,7 @@ export const artifactCreate = defineTool({
       });
     }
     const maxTtl = agent ? AGENT_MAX_TTL : ANON_MAX_TTL;
-    if (!agent) await takeAnonymousCreate(anonymousCreates(ctx), 'artifacts', ctx.services.clientKey(ctx.caller.credentials.ip), 'Artifact uploads');
+    if (!agent) await takeAnonymousCreateOf(ctx, 'artifacts', 'Artifact uploads');
     return storeArtifact(ctx, {
       content,
       contentType: input.content_type ?? uploadType ?? (input.text !== undefined ? 'text/plain; charset=utf-8' : 'application/octet-stream'),

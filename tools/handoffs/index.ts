@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { numberInput } from '../../src/registry/number-input.js';
 import { isOperator } from '../../src/auth/operator.js';
 import { GatewayError } from '../../src/errors.js';
-import { anonymousCreates, takeAnonymousCreate } from '../../src/anonymous-creates.js';
+import { takeAnonymousCreateOf } from '../../src/anonymous-creates.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
@@ -67,7 +67,7 @@ async function refuseAnonymousHandoff(ctx: ToolContext, context: unknown): Promi
       extra: { limit: ANON_CONTEXT_MAX_BYTES, bytes: size },
     });
   }
-  await takeAnonymousCreate(anonymousCreates(ctx), 'handoffs', ctx.services.clientKey(ctx.caller.credentials.ip), 'Handoffs');
+  await takeAnonymousCreateOf(ctx, 'handoffs', 'Handoffs');
 }
 
 export const handoffCreate = defineTool({

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayError } from '../../src/errors.js';
-import { anonymousCreates, takeAnonymousCreate } from '../../src/anonymous-creates.js';
+import { takeAnonymousCreateOf } from '../../src/anonymous-creates.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { DurableWork, ToolContext, WorkState } from '../../src/registry/types.js';
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
@@ -120,7 +120,7 @@ export const jobCreate = defineTool({
     const now = ctx.clock.now();
     const id = `job_${randomBytes(12).toString('base64url')}`;
     const agentId = ctx.caller.agent?.id ?? null;
-    if (!agentId) await takeAnonymousCreate(anonymousCreates(ctx), 'jobs', ctx.services.clientKey(ctx.caller.credentials.ip), 'Jobs');
+    if (!agentId) await takeAnonymousCreateOf(ctx, 'jobs', 'Jobs');
     const anonSecret = input.callback_url && !agentId ? newWebhookSecret() : null;
     const dueAt = input.type === 'delay' ? now + input.seconds! * 1000 : now;
     const { callback_url: _c, type: _t, ...params } = input;
