@@ -50,3 +50,23 @@ describe('creations without credentials', () => {
     expect((await api(gw.url, 'POST', '/handoff', { body: { task: 'Read this', context: big }, secret: agent.secret })).status).toBe(202);
   });
 });
+
+describe('the client an allowance counts', () => {
+  let proxied: TestGateway;
+  beforeAll(async () => {
+    proxied = await startGateway({ env: { GATEWAY_ANONYMOUS_CREATES_PER_HOUR: String(PER_HOUR), GATEWAY_TRUST_PROXY: 'true' } });
+  });
+  afterAll(async () => proxied?.cleanup());
+
+  const create = (from: string) => api(proxied.url, 'POST', '/artifacts', { body: { text: 'hello' }, headers: { 'x-forwarded-for': from } });
+
+  it('is an IPv6 /64 as a whole, so rotating addresses inside it gets no more; the next /64 and an IPv4 client have their own', async () => {
+    for (let i = 1; i <= PER_HOUR; i++) expect((await create(`2001:db8:1:2::${i}`)).status).toBe(201);
+    expect((await create('2001:db8:1:2:ffff:ffff:ffff:ffff')).status).toBe(429);
+    expect((await create('2001:db8:1:3::1')).status).toBe(201);
+    expect((await create('198.51.100.1')).status).toBe(201);
+    // An IPv4 client written as IPv6 by a dual-stack proxy is the same client.
+    for (let i = 1; i < PER_HOUR; i++) expect((await create('::ffff:198.51.100.1')).status).toBe(201);
+    expect((await create('198.51.100.1')).status).toBe(429);
+  });
+});

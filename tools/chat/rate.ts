@@ -77,7 +77,7 @@ function clientOf(ctx: ToolContext): string {
   const { caller } = ctx;
   if (caller.agent) return `agent:${caller.agent.id}`;
   if (caller.credentials.apiKey) return `key:${ctx.services.clientKey(`key:${caller.credentials.apiKey}`)}`;
-  return `ip:${caller.credentials.ip}`;
+  return `ip:${ctx.services.clientKey(caller.credentials.ip)}`;
 }
 
 export async function takeChatAllowance(ctx: ToolContext): Promise<void> {
