@@ -202,18 +202,19 @@ export class Gateway {
       const methods = mcpMethods(this.mcpCatalog, [ALL_TOKEN]);
       this.streamable = new StreamableHttpEndpoint(factory, {
         maxSessions: config.mcpMaxSessions,
+        perClient: config.caches.sessionsPerClient,
         idleMs: config.mcpSessionIdleMs,
         maxBodyBytes: config.maxBodyBytes,
         maxJsonDepth: config.maxJsonDepth,
         credentials: guardedCredentials,
         resume: { retryMs: config.mcpSseRetryMs, pollAfterMs: config.mcpPollAfterMs, replayBytes: config.caches.mcpReplayBytes },
-        modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs }, feed, (uri, c) => methods.mayWatch(uri, c), new DirectToolCalls(this.mcpCatalog), (name) => this.registry.get(name)?.inputJsonSchema),
+        modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs, maxListens: config.mcpMaxSessions, listensPerClient: config.caches.sessionsPerClient }, feed, (uri, c) => methods.mayWatch(uri, c), new DirectToolCalls(this.mcpCatalog), (name) => this.registry.get(name)?.inputJsonSchema),
         // Sessions in the database, so any instance (or this one after a restart) serves them.
         store: new McpSessionStore(this.db, config.mcpSessionIdleMs),
         onStoreError: (err) => this.log.warn({ err }, 'mcp session store failed'),
         refuse: (req, raw) => scopeRefusal((name) => this.registry.get(name), config.baseUrl, guardedCredentials(req), raw),
       });
-      this.sse = new LegacySseEndpoint(factory, { maxSessions: config.caches.mcpSseSessions, messagesPath: '/mcp/messages', maxJsonDepth: config.maxJsonDepth, credentials: guardedCredentials });
+      this.sse = new LegacySseEndpoint(factory, { maxSessions: config.caches.mcpSseSessions, perClient: config.caches.sessionsPerClient, messagesPath: '/mcp/messages', maxJsonDepth: config.maxJsonDepth, credentials: guardedCredentials });
       return { streamable: this.streamable, sse: this.sse };
     });
     return this.mcpLoading;
@@ -246,7 +247,7 @@ export class Gateway {
         mountOperatorConsole(router, this.registry, config);
         mountMcp(router, guard, {
           streamable: async (req, res, query) => (await mcp()).streamable.handle(req, res, toolsetsOf(query, req)),
-          sseOpen: async (req, res, query) => (await mcp()).sse.open(res, toolsetsOf(query, req)),
+          sseOpen: async (req, res, query) => (await mcp()).sse.open(req, res, toolsetsOf(query, req)),
           sseMessage: async (req, res, query) => (await mcp()).sse.message(req, res, query.get('sessionId')),
         });
         mountSignedInMcp(router, guard, {

@@ -14,6 +14,7 @@ export const CACHE_ENV = {
   GATEWAY_MCP_MAX_SSE_SESSIONS: count(1, 1_000_000).optional(),
   GATEWAY_MCP_REPLAY_BYTES: count(0, 2 ** 30).default(1024 * 1024),
   GATEWAY_A2A_MAX_STREAMS: count(1, 1_000_000).default(1000),
+  GATEWAY_SESSIONS_PER_CLIENT: count(1, 1_000_000).default(100),
   GATEWAY_CREDENTIAL_CACHE_ENTRIES: count(0, 10_000_000).default(10_000),
   GATEWAY_BLOB_CACHE_BYTES: count(0, 2 ** 40).default(32 * 1024 * 1024),
   GATEWAY_RATE_WINDOW_KEYS: count(1, 10_000_000).default(50_000),
@@ -35,6 +36,8 @@ export interface CacheBounds {
   mcpReplayBytes: number;
   /** Open A2A event streams (message/stream, tasks/resubscribe); beyond it a new stream is refused. */
   a2aStreams: number;
+  /** Of each of those three tables (MCP sessions, legacy SSE streams, A2A streams), what one client address may hold. */
+  sessionsPerClient: number;
   /** Entries of each credential cache (agent secrets, API keys, revenue keys: 30 s each). */
   credentialEntries: number;
   /** Bytes of recently downloaded artifact blobs kept in memory. */
@@ -61,6 +64,7 @@ export function cacheBounds(e: CacheEnv): CacheBounds {
     mcpSseSessions: e.GATEWAY_MCP_MAX_SSE_SESSIONS ?? e.GATEWAY_MCP_MAX_SESSIONS,
     mcpReplayBytes: e.GATEWAY_MCP_REPLAY_BYTES,
     a2aStreams: e.GATEWAY_A2A_MAX_STREAMS,
+    sessionsPerClient: e.GATEWAY_SESSIONS_PER_CLIENT,
     credentialEntries: e.GATEWAY_CREDENTIAL_CACHE_ENTRIES,
     blobBytes: e.GATEWAY_BLOB_CACHE_BYTES,
     rateWindowKeys: e.GATEWAY_RATE_WINDOW_KEYS,

@@ -19,7 +19,7 @@ export async function sessionHeapBytes(n = 500): Promise<number> {
     return process.memoryUsage().heapUsed;
   };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-session-'));
-  const gateway = await Gateway.create({ config: loadConfig({ PORT: '0', GATEWAY_API_PORT: '0', GATEWAY_DATA_DIR: dir, GATEWAY_MCP_MAX_SESSIONS: String(n + 50) }), log: createLogger('silent') });
+  const gateway = await Gateway.create({ config: loadConfig({ PORT: '0', GATEWAY_API_PORT: '0', GATEWAY_DATA_DIR: dir, GATEWAY_MCP_MAX_SESSIONS: String(n + 50), GATEWAY_SESSIONS_PER_CLIENT: String(n + 50) }), log: createLogger('silent') });
   try {
     const { url } = await gateway.listen();
     const open = async (i: number) => {

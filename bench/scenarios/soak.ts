@@ -97,7 +97,9 @@ export async function soak(): Promise<string> {
   const controlMinutes = num('BENCH_SOAK_CONTROL_MINUTES', 2);
   const nClients = num('BENCH_SOAK_CLIENTS', 8);
   const idleSeconds = num('BENCH_SOAK_IDLE_SECONDS', 60);
-  const env = { GATEWAY_API_PORT: '0', GATEWAY_OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN, ...envPairs(process.env.BENCH_SOAK_GATEWAY_ENV ?? '') };
+  // The clients all come from loopback but stand for many users: one client's share of the session table is lifted,
+  // so the table fills to its bound as it would with many clients.
+  const env = { GATEWAY_API_PORT: '0', GATEWAY_OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN, GATEWAY_SESSIONS_PER_CLIENT: '1000000', ...envPairs(process.env.BENCH_SOAK_GATEWAY_ENV ?? '') };
 
   const sessionHeap = await sessionHeapBytes();
   // The control: the same load on a gateway whose caches hold next to nothing; its second half's peak is the baseline.

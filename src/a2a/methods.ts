@@ -13,6 +13,8 @@ import type { TaskService } from './task-service.js';
 import { isTerminal, type Message, type SseEvent, type StreamEvent, type Task } from './types.js';
 import { fromV1Send, v1Card, v1Event, v1Message, v1Task } from './v1.js';
 import { listTasks } from './list-tasks.js';
+import { clientBlock } from '../auth/client-key.js';
+import type { ClientShares } from '../client-share.js';
 
 export const STREAMED = Symbol('streamed');
 
@@ -35,6 +37,8 @@ export interface MethodDeps {
   streams: Set<SseStream>;
   /** At most this many open at once (GATEWAY_A2A_MAX_STREAMS); a stream beyond it is refused before any work. */
   maxStreams: number;
+  /** What one client address may hold of them (GATEWAY_SESSIONS_PER_CLIENT), refused alike beyond it. */
+  shares: ClientShares<SseStream>;
 }
 
 const pushUnsupported: Handler = async () => {
@@ -66,17 +70,21 @@ export function methodTables(d: MethodDeps): MethodTables {
 
   const open = (c: Call, shape: (e: SseEvent) => unknown, onClose: () => void): SseStream => {
     // Refused rather than closing another client's stream: the caller can send without streaming and poll the task.
-    if (d.streams.size >= d.maxStreams) {
-      throw new RpcError(RPC.UNSUPPORTED_OPERATION, `This gateway has ${d.maxStreams} event streams open, its limit: send without streaming (and poll tasks/get), or retry later.`, {
+    const client = clientBlock(c.caller.credentials.ip);
+    const full = d.shares.refusal(client, d.streams.size, d.maxStreams);
+    if (full) {
+      throw new RpcError(RPC.UNSUPPORTED_OPERATION, `${full.whose} ${full.limit} event streams open, the most it may: send without streaming (and poll tasks/get), close a stream, or retry later.`, {
         reason: 'too_many_streams',
-        limit: d.maxStreams,
+        limit: full.limit,
       });
     }
     const s = new SseStream(c.res, c.framing ?? jsonRpcFraming(c.id), shape, () => {
       d.streams.delete(s);
+      d.shares.remove(s);
       onClose();
     });
     d.streams.add(s);
+    d.shares.add(s, client);
     return s;
   };
 

@@ -21,6 +21,7 @@ import { v1Card } from './v1.js';
 import { sentCredential } from './card.js';
 import { requestedVersion, versionOf } from './version.js';
 import { mountA2aRest } from './rest.js';
+import { ClientShares } from '../client-share.js';
 
 export interface A2aDeps {
   registry: Registry;
@@ -53,7 +54,7 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
   follower.attach(d.registry.services.bus);
   follower.reconcile().catch((err: unknown) => d.log.warn({ err }, 'a2a: reconcile at start-up failed'));
   const streams = new Set<SseStream>();
-  const tables = methodTables({ registry: d.registry, service, streams, maxStreams: d.config.caches.a2aStreams, card: () => ({ baseUrl: d.config.baseUrl, version: d.version }) });
+  const tables = methodTables({ registry: d.registry, service, streams, maxStreams: d.config.caches.a2aStreams, shares: new ClientShares(d.config.caches.sessionsPerClient), card: () => ({ baseUrl: d.config.baseUrl, version: d.version }) });
 
   const dispatch = async (req: IncomingMessage, res: ServerResponse, _match: unknown, rawQuery: string): Promise<void> => {
     const text = await readBody(req, d.config.maxBodyBytes);

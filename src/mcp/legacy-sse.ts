@@ -2,14 +2,19 @@
 // POST /mcp/messages?sessionId=… for the client's messages. Each stream gets its own MCP server. At most
 // `maxSessions` streams are held (GATEWAY_MCP_MAX_SSE_SESSIONS): a new one closes the least recently used, whose
 // client sees its stream end (and its next message answered 404), as after a dropped connection, and reconnects.
+// One client address holds at most `perClient` of them (GATEWAY_SESSIONS_PER_CLIENT): past that, its new stream
+// closes its own least recently used one, never another client's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Credentials } from '../registry/types.js';
 import { DepthBoundTransport } from './depth-bound-transport.js';
+import { clientBlock } from '../auth/client-key.js';
+import { ClientShares } from '../client-share.js';
 
 export interface LegacySseOptions {
   maxSessions: number;
+  perClient: number;
   messagesPath: string;
   maxJsonDepth: number;
   credentials(req: IncomingMessage): Credentials;
@@ -21,23 +26,28 @@ const plain = (res: ServerResponse, status: number, text: string): void => {
 
 export class LegacySseEndpoint {
   private readonly streams = new Map<string, { transport: SSEServerTransport; server: Server }>();
+  private readonly shares: ClientShares<string>;
 
   constructor(
     private readonly factory: (toolsets: string[]) => Server,
     private readonly opts: LegacySseOptions,
-  ) {}
+  ) {
+    this.shares = new ClientShares(opts.perClient);
+  }
 
-  async open(res: ServerResponse, toolsets: string[]): Promise<void> {
-    while (this.streams.size >= this.opts.maxSessions) {
-      const [oldest, s] = this.streams.entries().next().value!;
-      this.streams.delete(oldest);
-      await s.server.close().catch(() => undefined);
-    }
+  async open(req: IncomingMessage, res: ServerResponse, toolsets: string[]): Promise<void> {
+    const client = clientBlock(this.opts.credentials(req).ip);
+    const own = this.shares.full(client) ? this.shares.oldestOf(client, this.streams.keys()) : undefined;
+    if (own) await this.close(own);
+    while (this.streams.size >= this.opts.maxSessions) await this.close(this.streams.keys().next().value!);
     const transport = new SSEServerTransport(this.opts.messagesPath, res);
     const server = this.factory(toolsets);
-    this.streams.set(transport.sessionId, { transport, server });
-    transport.onclose = () => this.streams.delete(transport.sessionId);
-    res.on('close', () => void server.close().catch(() => undefined));
+    const id = transport.sessionId;
+    this.streams.set(id, { transport, server });
+    this.shares.add(id, client);
+    // The stream's end (its client gone, or closed here) leaves the table. Not through transport.onclose: the
+    // depth-bound wrapper below takes that hook over, which once kept every closed stream held until evicted.
+    res.on('close', () => void this.close(id));
     await server.connect(new DepthBoundTransport(transport, this.opts.maxJsonDepth) as unknown as SSEServerTransport);
   }
 
@@ -54,6 +64,13 @@ export class LegacySseEndpoint {
       extra: { credentials: this.opts.credentials(req) },
     };
     await s.transport.handlePostMessage(req, res);
+  }
+
+  private async close(id: string): Promise<void> {
+    const s = this.streams.get(id);
+    this.streams.delete(id);
+    this.shares.remove(id);
+    await s?.server.close().catch(() => undefined);
   }
 
   get size(): number {

@@ -14,6 +14,8 @@ import { EnvelopeMemo } from './envelope-memo.js';
 import { HEADER_MISMATCH, headerDeclarations, paramHeaderMismatch } from './param-headers.js';
 import { plainToolCall, type DirectToolCalls } from './modern-direct.js';
 import type { ResourceFeed } from './resource-feed.js';
+import { clientBlock } from '../auth/client-key.js';
+import { ClientShares } from '../client-share.js';
 
 /** The per-request server: the toolsets the URL asks for and the caller's credentials. */
 export type ModernServerFactory = (toolsets: string[], credentials: Credentials) => Server;
@@ -50,10 +52,14 @@ export class ModernHttpEndpoint {
   private readonly serve: ReturnType<typeof toNodeHandler>;
   /** The SDK's classifications of plain tools/call envelopes (envelope-memo.ts). */
   readonly envelopes = new EnvelopeMemo();
+  /** Open subscriptions/listen streams, by client: a held connection each, so bounded like the 2025 sessions. */
+  private readonly listens: ClientShares<ServerResponse>;
+  private listening = 0;
+  private readonly maxListens: number;
 
   constructor(
     factory: ModernServerFactory,
-    { maxBodyBytes, keepAliveMs }: { maxBodyBytes: number; keepAliveMs: number },
+    { maxBodyBytes, keepAliveMs, maxListens, listensPerClient }: { maxBodyBytes: number; keepAliveMs: number; maxListens: number; listensPerClient: number },
     /** The changes subscriptions/listen streams hear of (the SDK owns the streams: ack, filter, keep-alive). */
     private readonly feed: ResourceFeed,
     private readonly mayWatch: (uri: string, credentials: Credentials) => Promise<boolean>,
@@ -70,6 +76,8 @@ export class ModernHttpEndpoint {
       { legacy: 'reject', maxRequestBodySize: maxBodyBytes, bus: feed, keepAliveMs },
     );
     this.serve = toNodeHandler(this.handler, { maxRequestBodySize: maxBodyBytes });
+    this.listens = new ClientShares(listensPerClient);
+    this.maxListens = maxListens;
   }
 
   /**
@@ -100,6 +108,8 @@ export class ModernHttpEndpoint {
     if (this.refuseParamHeaders(req, res, outcome)) return;
     const call = this.direct && plainToolCall(req, outcome, (tool) => this.direct!.asks(tool));
     if (call) return this.direct!.answer(res, call, scope.toolsets, scope.credentials);
+    const m = body as { method?: unknown; id?: unknown } | null;
+    if (m?.method === 'subscriptions/listen' && !this.holdListen(res, scope.credentials, m.id)) return;
     await this.keepWatchable(body, scope.credentials);
     const withAuth = Object.assign(req, { auth: { token: '', clientId: 'agent-gateway', scopes: [], extra: { ...scope } } });
     await this.serve(withAuth, res, body);
@@ -115,6 +125,27 @@ export class ModernHttpEndpoint {
     if (!mismatch) return false;
     const error = { code: HEADER_MISMATCH, message: `Bad Request: the request headers and body disagree: ${mismatch.body}`, data: { mismatch } };
     sendJsonText(res, 400, JSON.stringify({ jsonrpc: '2.0', id: outcome.message.id, error }), undefined, 'application/json');
+    return true;
+  }
+
+  /**
+   * Counts a listen stream until its response closes; past GATEWAY_MCP_MAX_SESSIONS open ones, or the client's share
+   * (GATEWAY_SESSIONS_PER_CLIENT), answers 429 instead, since closing someone else's stream would lose its notifications.
+   */
+  private holdListen(res: ServerResponse, credentials: Credentials, id: unknown): boolean {
+    const client = clientBlock(credentials.ip);
+    const full = this.listens.refusal(client, this.listening, this.maxListens);
+    if (full) {
+      const error = { code: -32000, message: `${full.whose} ${full.limit} subscriptions/listen streams open, the most it may: close one (one stream can listen to many resources), or retry later.`, data: { reason: 'too_many_streams', limit: full.limit } };
+      sendJsonText(res, 429, JSON.stringify({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error }), undefined, 'application/json');
+      return false;
+    }
+    this.listening++;
+    this.listens.add(res, client);
+    res.once('close', () => {
+      this.listening--;
+      this.listens.remove(res);
+    });
     return true;
   }
 

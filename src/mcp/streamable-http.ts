@@ -27,6 +27,8 @@ import { answerOnSession, plainSessionCall } from './session-direct.js';
 import { SessionChanges } from './session-changes.js';
 import { initializeTooLarge } from './initialize-size.js';
 import type { McpSessionStore, StoredSession } from '../store/mcp-sessions.js';
+import { clientBlock } from '../auth/client-key.js';
+import { ClientShares } from '../client-share.js';
 
 export interface SessionFactory {
   /** A fresh MCP server for a new session, seeing `toolsets` (tool-surface.ts), with its shared state when stored. */
@@ -47,6 +49,8 @@ const REPLAY_ID = 'gateway-rebuild-initialize';
 
 export interface StreamableOptions {
   maxSessions: number;
+  /** Sessions one client address holds here; past it, its new session closes its own least recently used. */
+  perClient: number;
   idleMs: number;
   maxBodyBytes: number;
   maxJsonDepth: number;
@@ -85,6 +89,8 @@ const isInitialize = (m: JSONRPCMessage): boolean => 'method' in m && m.method =
 
 export class StreamableHttpEndpoint {
   private readonly sessions = new Map<string, Session>();
+  /** Who opened (or, for a session rebuilt here, first used) each held session. */
+  private readonly shares: ClientShares<string>;
   /** Rebuilds under way, so concurrent first requests on this instance share one. */
   private readonly restoring = new Map<string, Promise<Session | null>>();
   private readonly sweeper: NodeJS.Timeout;
@@ -95,6 +101,7 @@ export class StreamableHttpEndpoint {
     private readonly factory: SessionFactory,
     private readonly opts: StreamableOptions,
   ) {
+    this.shares = new ClientShares(opts.perClient);
     this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, Math.max(1000, opts.idleMs / 2)));
     this.sweeper.unref();
     if (opts.store) this.changes = new SessionChanges(opts.store, this.sessions, opts.onStoreError);
@@ -125,7 +132,7 @@ export class StreamableHttpEndpoint {
       rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       return null;
     }
-    const s = await this.find(id);
+    const s = await this.find(id, req);
     if (!s) {
       rpcError(res, 404, -32001, 'Session not found');
       return null;
@@ -147,7 +154,7 @@ export class StreamableHttpEndpoint {
    * The session of `id`: held here (its row checked at most every SHARED_CHECK_MS, so one closed or expired on
    * another instance ends here too), or rebuilt from the store; null when there is none.
    */
-  private async find(id: string): Promise<Session | null> {
+  private async find(id: string, req: IncomingMessage): Promise<Session | null> {
     const { store } = this.opts;
     const held = this.sessions.get(id);
     if (held) {
@@ -173,7 +180,7 @@ export class StreamableHttpEndpoint {
     if (!store || !SESSION_ID.test(id)) return null;
     let p = this.restoring.get(id);
     if (!p) {
-      p = this.rebuild(id, store).finally(() => this.restoring.delete(id));
+      p = this.rebuild(id, store, this.clientOf(req)).finally(() => this.restoring.delete(id));
       this.restoring.set(id, p);
     }
     return p;
@@ -183,11 +190,11 @@ export class StreamableHttpEndpoint {
    * A session opened on another instance (or before a restart): a fresh server under the same id, initialized by
    * replaying the stored initialize request and the initialized notification, with its login and subscriptions.
    */
-  private async rebuild(id: string, store: McpSessionStore): Promise<Session | null> {
+  private async rebuild(id: string, store: McpSessionStore, client: string): Promise<Session | null> {
     const heard = this.changes?.heard;
     const stored = await store.load(id);
     if (!stored || this.sessions.has(id)) return this.sessions.get(id) ?? null;
-    const s = await this.open(id, stored.toolsets, stored);
+    const s = await this.open(id, client, stored.toolsets, stored);
     // A change heard while the row was read may be newer than what was read.
     if (this.changes?.heard !== heard) s.checkedAt = 0;
     try {
@@ -252,7 +259,7 @@ export class StreamableHttpEndpoint {
       const init = ((messages[0] as { params?: Record<string, unknown> }).params ?? {}) as Record<string, unknown>;
       // Stored before the answer, so the session's next request finds it on any instance.
       await this.opts.store?.create(id, toolsets, init);
-      const s = await this.open(id, toolsets, this.opts.store ? { toolsets, init, subscriptions: [] } : undefined);
+      const s = await this.open(id, this.clientOf(req), toolsets, this.opts.store ? { toolsets, init, subscriptions: [] } : undefined);
       s.transport.handlePost(messages, batch, res, this.extra(req));
       return;
     }
@@ -310,7 +317,14 @@ export class StreamableHttpEndpoint {
     res.writeHead(200).end();
   }
 
-  private async open(id: string, toolsets: string[], stored?: StoredSession): Promise<Session> {
+  private clientOf(req: IncomingMessage): string {
+    return clientBlock(this.opts.credentials(req).ip);
+  }
+
+  private async open(id: string, client: string, toolsets: string[], stored?: StoredSession): Promise<Session> {
+    // One client's share full: its own least recently used session goes, not another client's.
+    const own = this.shares.full(client) ? this.shares.oldestOf(client, this.sessions.keys()) : undefined;
+    if (own) await this.drop(own, true);
     while (this.sessions.size >= this.opts.maxSessions) {
       const oldest = this.sessions.keys().next().value as string;
       // The cap ends the session (for every instance), as it did when sessions lived in one process.
@@ -331,9 +345,12 @@ export class StreamableHttpEndpoint {
     const server = this.factory(toolsets, state);
     const s = { transport, server, checkedAt: Date.now(), state };
     this.sessions.set(id, s);
+    this.shares.add(id, client);
     this.changes?.start();
     transport.onclose = () => {
-      if (this.sessions.get(id) === s) this.sessions.delete(id);
+      if (this.sessions.get(id) !== s) return;
+      this.sessions.delete(id);
+      this.shares.remove(id);
     };
     await server.connect(transport);
     return s;
@@ -344,6 +361,7 @@ export class StreamableHttpEndpoint {
     const s = this.sessions.get(id);
     if (!s) return;
     this.sessions.delete(id);
+    this.shares.remove(id);
     if (end) await this.opts.store?.close(id).catch((err: unknown) => this.opts.onStoreError?.(err));
     await s.server.close().catch(() => undefined);
   }

@@ -10,6 +10,7 @@ import { MAX_INITIALIZE_PARAMS_BYTES } from '../../src/mcp/initialize-size.js';
 import { MAX_SUBSCRIPTIONS } from '../../src/mcp/server.js';
 import { SseReplay } from '../../src/mcp/sse-replay.js';
 import { defineTool } from '../../src/registry/define-tool.js';
+import { eventually } from '../helpers/eventually.js';
 import { register, startGateway, type TestGateway } from '../helpers/gateway.js';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -108,6 +109,15 @@ describe('legacy SSE streams at GATEWAY_MCP_MAX_SSE_SESSIONS', () => {
     expect((await sseMessage(first.id)).status).toBe(404);
     expect((await sseMessage(second.id)).status).toBe(202);
     second.close();
+  });
+
+  it('lets go of a stream as soon as its client closes it', async () => {
+    const table = (gw.gateway as unknown as { sse: { size: number } }).sse;
+    const s = await sseStream();
+    expect(table.size).toBe(1);
+    s.close();
+    await eventually(async () => expect(table.size).toBe(0));
+    expect((await sseMessage(s.id)).status).toBe(404);
   });
 });
 
