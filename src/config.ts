@@ -53,6 +53,7 @@ const EnvSchema = z.object({
   GATEWAY_MAX_BODY_BYTES: positiveInt.default(8 * 1024 * 1024),
   GATEWAY_MAX_JSON_DEPTH: positiveInt.min(8).max(256).default(64),
   GATEWAY_ANONYMOUS_CREATES_PER_HOUR: positiveInt.max(1_000_000).default(100),
+  GATEWAY_REGISTRATIONS_PER_HOUR: positiveInt.max(1_000_000).default(20),
   GATEWAY_MCP_MAX_SESSIONS: positiveInt.default(1000),
   GATEWAY_MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
   GATEWAY_MCP_PAGE_SIZE: positiveInt.max(1000).default(100),
@@ -146,6 +147,8 @@ export interface Config {
   maxJsonDepth: number;
   /** Handoffs, jobs, artifacts and OAuth clients a caller without credentials may create an hour, each (src/anonymous-creates.ts). */
   anonymousCreatesPerHour: number;
+  /** Agents one client address may register an hour (each brings its own storage budget). */
+  registrationsPerHour: number;
   mcpMaxSessions: number;
   mcpSessionIdleMs: number;
   mcpPageSize: number;
@@ -314,6 +317,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: e.GATEWAY_MAX_BODY_BYTES,
     maxJsonDepth: e.GATEWAY_MAX_JSON_DEPTH,
     anonymousCreatesPerHour: e.GATEWAY_ANONYMOUS_CREATES_PER_HOUR,
+    registrationsPerHour: e.GATEWAY_REGISTRATIONS_PER_HOUR,
     mcpMaxSessions: e.GATEWAY_MCP_MAX_SESSIONS,
     mcpSessionIdleMs: e.GATEWAY_MCP_SESSION_IDLE_SECONDS * 1000,
     mcpPageSize: e.GATEWAY_MCP_PAGE_SIZE,

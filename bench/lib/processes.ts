@@ -88,7 +88,8 @@ export async function startGateway(env: Record<string, string> = {}, dataDir?: s
   const child = spawn(process.execPath, [...nodeArgs, path.join(dist, 'src', 'main.js'), 'serve'], {
     cwd: ROOT,
     // The commercial listener gets a free port too: at its default (8788) a second bench gateway could not start.
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), GATEWAY_API_PORT: String(await freePort()), GATEWAY_DATA_DIR: dir, LOG_LEVEL: 'info', ...env },
+    // The bench registers its agents from one address: the hourly registration allowance is lifted.
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), GATEWAY_API_PORT: String(await freePort()), GATEWAY_DATA_DIR: dir, LOG_LEVEL: 'info', GATEWAY_REGISTRATIONS_PER_HOUR: '1000000', ...env },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   const url = `http://127.0.0.1:${port}`;

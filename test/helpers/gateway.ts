@@ -48,11 +48,17 @@ export function storeEnv(dataDir: string): Record<string, string> {
   return { GATEWAY_DATABASE_URL: url.toString() };
 }
 
+/**
+ * Every test registers its agents from one address: the hourly registration allowance (20 by default) is lifted, as
+ * the bench does; test/work/anonymous-creates.test.ts checks the allowance itself.
+ */
+export const TEST_ALLOWANCES = { GATEWAY_REGISTRATIONS_PER_HOUR: '1000000' };
+
 export async function startGateway(
   opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock; additions?: CatalogAdditions; log?: Logger } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? tempDir();
-  const config = loadConfig({ PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...storeEnv(dataDir), ...opts.env });
+  const config = loadConfig({ PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...TEST_ALLOWANCES, ...storeEnv(dataDir), ...opts.env });
   const clock = (opts.clock as ManualClock | undefined) ?? new ManualClock();
   // TEST_LOG=error (or any level) shows a test gateway's log when a test needs looking into.
   const gateway = await Gateway.create({ config, clock, log: opts.log ?? createLogger((process.env.TEST_LOG as 'error') ?? 'silent'), additions: opts.additions });

@@ -2,6 +2,7 @@
 // data directory, resolved once it logs "gateway ready" with its URL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { MAIN } from '../helpers/paths.js';
+import { TEST_ALLOWANCES } from '../helpers/gateway.js';
 
 export interface Instance {
   child: ChildProcess;
@@ -21,6 +22,7 @@ export function startInstance(dbUrl: string, dataDir: string, env: Record<string
       GATEWAY_DATABASE_URL: dbUrl,
       GATEWAY_OPERATOR_TOKEN: OPERATOR,
       GATEWAY_KEYS_PER_CLIENT_PER_DAY: '1000',
+      ...TEST_ALLOWANCES,
       GATEWAY_MCP_CHANGE_POLL_MS: '50',
       LOG_LEVEL: 'info',
       ...env,

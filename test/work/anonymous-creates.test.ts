@@ -70,3 +70,30 @@ describe('the client an allowance counts', () => {
     expect((await create('198.51.100.1')).status).toBe(429);
   });
 });
+
+describe('agent registrations', () => {
+  let gw2: TestGateway;
+  beforeAll(async () => {
+    gw2 = await startGateway({ env: { GATEWAY_TRUST_PROXY: 'true', GATEWAY_REGISTRATIONS_PER_HOUR: '2' } });
+  });
+  afterAll(async () => gw2?.cleanup());
+
+  const registerFrom = (from: string, handle: string) => api(gw2.url, 'POST', '/agents/register', { body: { handle }, headers: { 'x-forwarded-for': from } });
+  const agents = async () => Number((await gw2.gateway.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM agents'))!.n);
+
+  it('allow GATEWAY_REGISTRATIONS_PER_HOUR per client, then 429 with Retry-After and no agent made; another client registers; the next hour allows again', async () => {
+    expect((await registerFrom('203.0.113.5', 'reg-one')).status).toBe(201);
+    expect((await registerFrom('203.0.113.5', 'reg-two')).status).toBe(201);
+    const before = await agents();
+    const refused = await registerFrom('203.0.113.5', 'reg-three');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited', limit: 2 });
+    expect(refused.body.error.message).toContain('GATEWAY_REGISTRATIONS_PER_HOUR');
+    expect(await agents()).toBe(before);
+    expect((await api(gw2.url, 'GET', '/agents/reg-three')).status).toBe(404);
+    expect((await registerFrom('203.0.113.6', 'reg-three')).status).toBe(201);
+    gw2.clock.advance(3600_000 + 1000);
+    expect((await registerFrom('203.0.113.5', 'reg-four')).status).toBe(201);
+  });
+});

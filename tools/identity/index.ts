@@ -11,6 +11,7 @@ import { inviteUrl, publicProfile } from './profile.js';
 import * as store from './store.js';
 import { rekeyVault } from '../vault/rekey.js';
 import { revokeAgentLogins } from '../../src/store/vault-logins.js';
+import { takeAnonymousCreateOf } from '../../src/anonymous-creates.js';
 
 /** A /start visit counts for a registration from the same client within this window. */
 const REFERRAL_WINDOW_MS = 7 * 24 * 3600 * 1000;
@@ -54,6 +55,7 @@ export const agentRegister = defineTool({
     if (RESERVED_HANDLES.has(input.handle)) {
       throw handleTaken(`The handle "${input.handle}" is reserved.`, await freeSuggestion(ctx, input.handle));
     }
+    await takeAnonymousCreateOf(ctx, 'agents', 'Agent registrations');
     const secret = newSecret();
     const now = ctx.clock.now();
     const viaRow = input.via ? await store.agentByHandle(ctx.db, input.via) : undefined;
