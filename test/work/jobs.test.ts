@@ -11,6 +11,8 @@ let site: http.Server;
 let siteUrl: string;
 const hooks: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 let hookStatus = 200;
+/** Requests for /big/…: 400 KB of text each. */
+let bigServed = 0;
 
 beforeAll(async () => {
   site = http.createServer((req, res) => {
@@ -23,6 +25,10 @@ beforeAll(async () => {
         return;
       }
       if (req.url === '/page.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"bundle"}');
+      if (req.url?.startsWith('/big/')) {
+        bigServed++;
+        return void res.writeHead(200, { 'content-type': 'text/plain' }).end('b'.repeat(400 * 1024));
+      }
       if (req.url === '/img') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
       res.writeHead(404).end('missing');
     });
@@ -92,6 +98,28 @@ describe('jobs', () => {
     expect(bundle.items[0]).toMatchObject({ final_url: `${siteUrl}/page.json`, text: '{"hello":"bundle"}', content_type: 'application/json' });
     expect(bundle.items[1].base64).toBe(Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64'));
     expect(bundle.items[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('fetch_bundle downloads no more than the bundle can keep: once its bytes are taken, the URLs left are listed unfetched', async () => {
+    bigServed = 0;
+    const urls = Array.from({ length: 12 }, (_, i) => `${siteUrl}/big/${i}`);
+    const r = await api(gw.url, 'POST', '/jobs', { body: { type: 'fetch_bundle', urls } });
+    await runDue();
+    const job = await eventually(async () => {
+      const j = await api(gw.url, 'GET', `/jobs/${r.body.job_id}`);
+      expect(j.body.status).toBe('succeeded');
+      return j.body;
+    });
+    // An anonymous bundle keeps 1 MB: a URL is requested only while less than that has come in, 4 at a time, so at
+    // most 1 MB plus the 4 in flight (of 400 KB) is downloaded; the rest are never requested.
+    expect(bigServed).toBeLessThanOrEqual(Math.floor((1024 + 4 * 400) / 400));
+    const items = job.result.urls as { url: string; ok: boolean; error?: { code: string; message: string } }[];
+    expect(items.map((i) => i.url)).toEqual(urls);
+    const unfetched = items.filter((i) => i.error?.message.startsWith('not fetched'));
+    expect(unfetched.length).toBe(12 - bigServed);
+    expect(unfetched.every((i) => i.error!.code === 'dropped' && !i.ok)).toBe(true);
+    const artifact = await fetch(job.result.artifact.url);
+    expect((await artifact.arrayBuffer()).byteLength).toBeLessThanOrEqual(1024 * 1024);
   });
 
   it('fires a signed callback with retries, and shows the delivery on the job', async () => {

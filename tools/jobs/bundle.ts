@@ -1,5 +1,7 @@
 // fetch_bundle: URLs fetched through egress (a few at a time) into one JSON bundle stored as an artifact.
-// A URL that fails is recorded in the bundle with its error; it does not fail the job.
+// A URL that fails is recorded in the bundle with its error; it does not fail the job. The bodies downloaded are
+// bounded by what the bundle can keep (the owner's artifact size): a URL is fetched with at most what is left of it,
+// and once it is spent the URLs left are listed unfetched, so a bundle kept to 1 MB no longer downloads 20 MB.
 import { createHash } from 'node:crypto';
 import { isEgressError } from '../../src/egress/index.js';
 import type { WorkerContext } from '../../src/workers.js';
@@ -25,9 +27,11 @@ export interface BundleItem {
   error?: { code: string; message: string };
 }
 
-async function fetchOne(ctx: WorkerContext, url: string): Promise<BundleItem> {
+const unfetched = (url: string, error: { code: string; message: string }): BundleItem => ({ url, final_url: null, ok: false, status: null, content_type: null, bytes: 0, sha256: null, error });
+
+async function fetchOne(ctx: WorkerContext, url: string, maxBytes: number): Promise<BundleItem> {
   try {
-    const r = await ctx.services.egress.fetch(url, { maxBytes: BUNDLE_PER_URL_BYTES, totalTimeoutMs: 15_000 });
+    const r = await ctx.services.egress.fetch(url, { maxBytes, totalTimeoutMs: 15_000 });
     const ct = r.headers['content-type'] ?? null;
     const body = TEXTUAL.test(ct ?? '') ? { text: r.body.toString('utf8') } : { base64: r.body.toString('base64') };
     return {
@@ -41,22 +45,29 @@ async function fetchOne(ctx: WorkerContext, url: string): Promise<BundleItem> {
       ...body,
     };
   } catch (err) {
-    const error = isEgressError(err) ? { code: err.code, message: err.message } : { code: 'error', message: 'fetch failed' };
-    return { url, final_url: null, ok: false, status: null, content_type: null, bytes: 0, sha256: null, error };
+    if (isEgressError(err) && err.code === 'too_large' && maxBytes < BUNDLE_PER_URL_BYTES) {
+      return unfetched(url, { code: 'dropped', message: `body left out: larger than the ${maxBytes} bytes left of the bundle` });
+    }
+    return unfetched(url, isEgressError(err) ? { code: err.code, message: err.message } : { code: 'error', message: 'fetch failed' });
   }
 }
 
 export async function runFetchBundle(ctx: WorkerContext, jobId: string, urls: string[], agentId: string | null) {
+  const max = agentId ? AGENT_MAX_BYTES : ANON_MAX_BYTES;
   const items: BundleItem[] = new Array(urls.length);
   let next = 0;
+  // Bytes received so far: a fetch starts only while some of the bundle is left, and may take at most that, so the
+  // download stays under the bundle's size plus what the lanes have in flight (BUNDLE_CONCURRENCY bodies).
+  let received = 0;
   const lane = async () => {
     while (next < urls.length) {
       const i = next++;
-      items[i] = await fetchOne(ctx, urls[i]);
+      const left = Math.min(BUNDLE_PER_URL_BYTES, max - received);
+      items[i] = left > 0 ? await fetchOne(ctx, urls[i], left) : unfetched(urls[i], { code: 'dropped', message: `not fetched: the bundle's ${max} bytes were taken by the URLs before it` });
+      received += items[i].bytes;
     }
   };
   await Promise.all(Array.from({ length: Math.min(BUNDLE_CONCURRENCY, urls.length) }, lane));
-  const max = agentId ? AGENT_MAX_BYTES : ANON_MAX_BYTES;
   const bytes = bundleWithin(jobId, new Date(ctx.clock.now()).toISOString(), items, max);
   const artifact = await storeArtifact(ctx, {
     content: contentOf(bytes),
