@@ -34,6 +34,11 @@ export interface WorkKind<C extends SchedulerContext> {
   leaseMs: number;
   /** Attempts before giving up (a thrown error counts as a failed attempt). */
   maxAttempts: number;
+  /**
+   * At most this many of the kind run at once in this process: work that waits on someone else's server (a webhook
+   * whose target hangs for its whole timeout) then holds a share of the lanes, never all of them.
+   */
+  lanes?: number;
   run(ref: string, ctx: C, attempt: number): Promise<WorkOutcome>;
   /** Called once when the item fails its last attempt. */
   giveUp?(ref: string, error: string, ctx: C): Promise<void>;
@@ -62,6 +67,8 @@ export class Scheduler<C extends SchedulerContext> {
   private wake: (() => void) | null = null;
   private stopped = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Items of each kind with a lane cap running now. */
+  private readonly runningOf = new Map<string, number>();
   /** A wake-up at a due time before the next tick, that time, and the last time one fired for. */
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
@@ -197,16 +204,41 @@ export class Scheduler<C extends SchedulerContext> {
     return started;
   }
 
-  private claim(limit: number): Promise<store.WorkItem[]> {
+  /**
+   * Due items of the kinds with a lane to spare. One claim may still take more of a capped kind than it has lanes
+   * free: those are given back at once, and the kind is left out of the claims until a lane of it frees.
+   */
+  private async claim(limit: number): Promise<store.WorkItem[]> {
     const now = this.ctx.clock.now();
     const maxLease = Math.max(...[...this.kinds.values()].map((k) => k.leaseMs), 1000);
-    return store.claimDue(this.ctx.db, { owner: this.owner, now, leaseUntil: now + maxLease, limit, kinds: [...this.kinds.keys()] });
+    const room = new Map<string, number>();
+    const kinds = [...this.kinds.values()].filter((k) => {
+      if (k.lanes === undefined) return true;
+      room.set(k.kind, k.lanes - (this.runningOf.get(k.kind) ?? 0));
+      return room.get(k.kind)! > 0;
+    });
+    if (kinds.length === 0) return [];
+    const claimed = await store.claimDue(this.ctx.db, { owner: this.owner, now, leaseUntil: now + maxLease, limit, kinds: kinds.map((k) => k.kind) });
+    const kept: store.WorkItem[] = [];
+    for (const item of claimed) {
+      const left = room.get(item.kind);
+      if (left === undefined || left > 0) {
+        if (left !== undefined) room.set(item.kind, left - 1);
+        kept.push(item);
+      } else await store.release(this.ctx.db, item.id, this.owner);
+    }
+    return kept;
   }
 
   private runOne(item: store.WorkItem): Promise<void> {
+    const capped = this.kinds.get(item.kind)?.lanes !== undefined;
+    if (capped) this.runningOf.set(item.kind, (this.runningOf.get(item.kind) ?? 0) + 1);
     const p = this.execute(item).catch((err) => this.ctx.log.error({ err, kind: item.kind }, 'scheduler bookkeeping failed'));
     this.inFlight.add(p);
-    return p.finally(() => this.inFlight.delete(p));
+    return p.finally(() => {
+      this.inFlight.delete(p);
+      if (capped) this.runningOf.set(item.kind, this.runningOf.get(item.kind)! - 1);
+    });
   }
 
   private async execute(item: store.WorkItem): Promise<void> {

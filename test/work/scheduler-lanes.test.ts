@@ -32,6 +32,41 @@ it('runs work that falls due while a long item runs, and runDue waits for both',
   expect(ran).toEqual(['fast-1', 'fast-2', 'slow']);
 });
 
+it("runs at most a kind's lanes of it at once (webhooks to hanging targets), while other work goes on", async () => {
+  const scheduler = gw.gateway.registry.services.scheduler;
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let running = 0;
+  let most = 0;
+  const done: string[] = [];
+  scheduler.register({
+    kind: 'test_capped',
+    leaseMs: 60_000,
+    maxAttempts: 1,
+    lanes: 2,
+    run: async (ref) => {
+      most = Math.max(most, ++running);
+      await gate;
+      running--;
+      done.push(ref);
+    },
+  });
+  const ran: string[] = [];
+  scheduler.register({ kind: 'test_free', leaseMs: 60_000, maxAttempts: 1, run: async (ref) => void ran.push(ref) });
+  const now = gw.clock.now();
+  for (let i = 0; i < 6; i++) await scheduler.enqueue('test_capped', `hang-${i}`, now);
+  await eventually(async () => expect(running).toBe(2));
+  await scheduler.enqueue('test_free', 'other', now);
+  await eventually(async () => expect(ran).toEqual(['other']));
+  expect(running).toBe(2);
+  // The four waiting are neither run nor lost: they run as lanes free.
+  const drained = scheduler.runDue();
+  release();
+  await drained;
+  expect(done.sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => `hang-${i}`));
+  expect(most).toBe(2);
+});
+
 // Work due between two ticks runs at its due time, not at the first tick after it: ticks come on the second (node-cron,
 // every second), so an item due 400 ms past a second would otherwise wait for the next one. A gateway on the real clock.
 describe('work due between two ticks', () => {

@@ -14,6 +14,11 @@ import { holdIfSuspended } from '../identity/suspended-work.js';
 import * as store from './store.js';
 
 export const WEBHOOK_ATTEMPTS = 6;
+/**
+ * Deliveries sent at once by one process, of the scheduler's 16 lanes: a target that hangs holds a lane for the
+ * whole timeout (10 s, six attempts), and anyone can name one, so hanging targets hold at most these.
+ */
+export const WEBHOOK_LANES = 4;
 
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
 
@@ -45,6 +50,7 @@ export const webhookKind: WorkKind<WorkerContext> = {
   kind: 'webhook',
   leaseMs: 60_000,
   maxAttempts: WEBHOOK_ATTEMPTS,
+  lanes: WEBHOOK_LANES,
   async run(ref, ctx, attempt) {
     const d = await store.deliveryById(ctx.db, Number(ref));
     if (!d || d.status !== 'pending') return;
