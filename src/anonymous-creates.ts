@@ -6,7 +6,7 @@
 import type { Clock } from './clock.js';
 import type { ToolContext } from './registry/types.js';
 import { GatewayError } from './errors.js';
-import { sharedRateWindow, type SharedRateWindow } from './shared-rate-window.js';
+import { rateWindowOf, sharedRateWindow } from './shared-rate-window.js';
 import type { Db } from './store/db.js';
 
 export type AnonymousKind = 'handoffs' | 'jobs' | 'artifacts' | 'oauth-clients' | 'agents';
@@ -29,15 +29,10 @@ export const takeAnonymousCreateOf = (ctx: Pick<ToolContext, 'db' | 'clock' | 'c
     what,
   );
 
-const windows = new WeakMap<Db, Map<AnonymousKind, SharedRateWindow>>();
-
 /** Counts one creation of `kind` by the client; past the hour's allowance, a 429 naming it with Retry-After. */
 export async function takeAnonymousCreate(d: AnonymousCreates, kind: AnonymousKind, clientKey: string, what: string): Promise<void> {
-  let byKind = windows.get(d.db);
-  if (!byKind) windows.set(d.db, (byKind = new Map()));
-  let w = byKind.get(kind);
-  if (!w) byKind.set(kind, (w = sharedRateWindow(d.db, `anonymous-${kind}`, d.perHour, 3600_000, d.clock, d.maxKeys)));
-  const wait = await w.take(clientKey);
+  const name = `anonymous-${kind}`;
+  const wait = await rateWindowOf(d.db, name, () => sharedRateWindow(d.db, name, d.perHour, 3600_000, d.clock, d.maxKeys)).take(clientKey);
   if (wait) {
     const message =
       kind === 'agents'

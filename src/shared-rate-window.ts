@@ -62,3 +62,26 @@ export function sharedRateWindow(
     },
   };
 }
+
+const made = new WeakMap<Db, Map<string, SharedRateWindow>>();
+
+/** The window `name` of a database, made on first use: a tool module serves every gateway in the process, each with its own database. */
+export function rateWindowOf(db: Db, name: string, make: () => SharedRateWindow): SharedRateWindow {
+  let byName = made.get(db);
+  if (!byName) made.set(db, (byName = new Map()));
+  let w = byName.get(name);
+  if (!w) byName.set(name, (w = make()));
+  return w;
+}
+
+/** A tool's window of `limit` hits per `windowMs` per key, its in-process keys bounded by GATEWAY_RATE_WINDOW_KEYS. */
+export const toolRateWindow = (
+  ctx: { db: Db; clock: Clock; config: { caches: { rateWindowKeys: number } } },
+  name: string,
+  limit: number,
+  windowMs: number,
+  local?: (maxKeys: number) => LocalRateWindow,
+): SharedRateWindow => {
+  const keys = ctx.config.caches.rateWindowKeys;
+  return rateWindowOf(ctx.db, name, () => sharedRateWindow(ctx.db, name, limit, windowMs, ctx.clock, keys, local?.(keys)));
+};

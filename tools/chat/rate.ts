@@ -7,7 +7,7 @@ import { GatewayError } from '../../src/errors.js';
 import type { Clock } from '../../src/clock.js';
 import { trimOldest } from '../../src/rate-window.js';
 import type { ToolContext } from '../../src/registry/types.js';
-import { sharedRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
+import { toolRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
 
 const WINDOW_MS = 60_000;
 
@@ -61,16 +61,9 @@ export class ChatLimiter {
   }
 }
 
-const windows = new WeakMap<object, SharedRateWindow>();
-
 function chatWindow(ctx: ToolContext): SharedRateWindow {
-  let w = windows.get(ctx.db);
-  if (!w) {
-    const { ratePerMinute } = ctx.config.chat;
-    const keys = ctx.config.caches.rateWindowKeys;
-    windows.set(ctx.db, (w = sharedRateWindow(ctx.db, 'chat', ratePerMinute, WINDOW_MS, ctx.clock, keys, new ChatLimiter(ratePerMinute, ctx.clock, keys))));
-  }
-  return w;
+  const { ratePerMinute } = ctx.config.chat;
+  return toolRateWindow(ctx, 'chat', ratePerMinute, WINDOW_MS, (keys) => new ChatLimiter(ratePerMinute, ctx.clock, keys));
 }
 
 function clientOf(ctx: ToolContext): string {

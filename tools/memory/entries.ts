@@ -5,7 +5,7 @@ import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import type { BatchStatement, Queryable } from '../../src/store/db.js';
-import { sharedRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
+import { toolRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
 import { mustWrite, notFound, readsAll, resolveTarget, type Target } from './access.js';
 import {
   Key,
@@ -22,7 +22,6 @@ import { noteRead } from './reads.js';
 import * as store from './store/entries.js';
 import { decodeCursor, encodeCursor, iso, shapeEntry } from './shape.js';
 
-const scratchpadLimits = new WeakMap<object, SharedRateWindow>();
 
 /** The database refused a new key beyond the agent's entry limit (trigger memory_entries_limit). */
 const isEntryLimit = (err: unknown): boolean => err instanceof Error && err.message.includes('memory_entry_limit');
@@ -30,9 +29,7 @@ const isEntryLimit = (err: unknown): boolean => err instanceof Error && err.mess
 const isByteLimit = (err: unknown): boolean => err instanceof Error && err.message.includes('memory_byte_limit');
 
 function scratchpadWindow(ctx: ToolContext): SharedRateWindow {
-  let w = scratchpadLimits.get(ctx.db);
-  if (!w) scratchpadLimits.set(ctx.db, (w = sharedRateWindow(ctx.db, 'scratchpad', SCRATCHPAD_WRITES_PER_HOUR, 3600_000, ctx.clock, ctx.config.caches.rateWindowKeys)));
-  return w;
+  return toolRateWindow(ctx, 'scratchpad', SCRATCHPAD_WRITES_PER_HOUR, 3600_000);
 }
 
 export const PutInput = z.object({

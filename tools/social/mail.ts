@@ -6,7 +6,7 @@ import { CREDENTIAL_REFUSED, holdsCredential } from '../../src/auth/secrets.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
-import { sharedRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
+import { toolRateWindow } from '../../src/shared-rate-window.js';
 import { HandleRef } from '../identity/handles.js';
 import { agentByHandle } from '../identity/store.js';
 import { SelfHandle } from './self-handle.js';
@@ -18,12 +18,8 @@ export const SUBJECT_MAX = 200;
 export const BODY_MAX = 20_000;
 export const MAIL_PER_HOUR = 60;
 
-const windows = new WeakMap<object, SharedRateWindow>();
-
 async function takeMailSlot(ctx: ToolContext, handle: string): Promise<void> {
-  let w = windows.get(ctx.db);
-  if (!w) windows.set(ctx.db, (w = sharedRateWindow(ctx.db, 'mail', MAIL_PER_HOUR, 3600_000, ctx.clock, ctx.config.caches.rateWindowKeys)));
-  const wait = await w.take(handle);
+  const wait = await toolRateWindow(ctx, 'mail', MAIL_PER_HOUR, 3600_000).take(handle);
   if (wait) throw new GatewayError('rate_limited', `Mail is limited to ${MAIL_PER_HOUR} messages an hour per handle.`, { headers: { 'Retry-After': String(wait) } });
 }
 

@@ -7,7 +7,7 @@ import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { aliasOf } from '../../src/registry/field-alias.js';
 import type { ToolContext } from '../../src/registry/types.js';
-import { sharedRateWindow, type SharedRateWindow } from '../../src/shared-rate-window.js';
+import { toolRateWindow } from '../../src/shared-rate-window.js';
 import { notify } from '../notifications/index.js';
 import { award, utcDay } from '../xp/award.js';
 import { checkBadges, type Metric } from '../xp/badges.js';
@@ -17,17 +17,9 @@ import { agentsByHandles, insertPost, postLink, postsJson } from './store/posts.
 import { charCount, mentionCandidates, plainText, topicsOf } from './text.js';
 import { kickIndexer } from './indexer.js';
 
-const windows = new WeakMap<object, SharedRateWindow[]>();
-
 /** Posting limits per handle: a burst window and an hourly one (shared by the instances on one database). */
 async function takePostSlot(ctx: ToolContext, handle: string): Promise<void> {
-  let w = windows.get(ctx.db);
-  if (!w) {
-    const keys = ctx.config.caches.rateWindowKeys;
-    w = [sharedRateWindow(ctx.db, 'wall-minute', POSTS_PER_MINUTE, 60_000, ctx.clock, keys), sharedRateWindow(ctx.db, 'wall-hour', POSTS_PER_HOUR, 3600_000, ctx.clock, keys)];
-    windows.set(ctx.db, w);
-  }
-  for (const win of w) {
+  for (const win of [toolRateWindow(ctx, 'wall-minute', POSTS_PER_MINUTE, 60_000), toolRateWindow(ctx, 'wall-hour', POSTS_PER_HOUR, 3600_000)]) {
     const wait = await win.take(handle);
     if (wait) {
       throw new GatewayError('rate_limited', `Posting is limited to ${POSTS_PER_MINUTE} posts a minute and ${POSTS_PER_HOUR} an hour per handle.`, {
