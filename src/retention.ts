@@ -10,7 +10,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Config, RetentionDays } from './config.js';
 import { expireInterruptedTasks } from './store/a2a-tasks.js';
 import type { Db } from './store/db.js';
-import { pruneAnonymousTasks, pruneChunk, RETAINED_RECORDS, type RetainedRecord } from './store/retention.js';
+import { pruneAnonymousTasks, pruneChunk, pruneStartVisits, REFERRAL_WINDOW_MS, RETAINED_RECORDS, type RetainedRecord } from './store/retention.js';
 import { Ticker, type Worker } from './workers.js';
 
 const DAY_MS = 86_400_000;
@@ -95,13 +95,16 @@ export async function expireA2aTasks(db: Db, now: number, interruptedMs: number,
 export interface SweepResult {
   /** A2A tasks ended as failed after waiting too long for the client. */
   expired: number;
-  deleted: Partial<Record<RetainedRecord, number>>;
+  /** Records past their retention, and `/start` visits past the referral window. */
+  deleted: Partial<Record<RetainedRecord | 'start_visits', number>>;
 }
 
 /** One sweep: expiry first, so that a task whose wait ran out long ago goes in the same sweep when its retention has passed too. */
 export async function sweep(db: Db, now: number, config: Pick<Config, 'retention' | 'a2a'>, signal?: AbortSignal, batch = new BatchSize()): Promise<SweepResult> {
   const expired = await expireA2aTasks(db, now, config.a2a.interruptedMs, signal, batch);
-  const deleted = await pruneRecords(db, now, config.retention, signal, batch);
+  const deleted: SweepResult['deleted'] = await pruneRecords(db, now, config.retention, signal, batch);
+  const visits = await inBatches((size) => pruneStartVisits(db, now - REFERRAL_WINDOW_MS, size), batch, signal);
+  if (visits > 0) deleted.start_visits = visits;
   const anonymous = await inBatches((size) => pruneAnonymousTasks(db, now - config.a2a.anonymousRetainMs, size), batch, signal);
   if (anonymous > 0) deleted.a2a_tasks = (deleted.a2a_tasks ?? 0) + anonymous;
   return { expired, deleted };

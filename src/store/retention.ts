@@ -33,14 +33,14 @@ const ANONYMOUS_TASKS = `agent_id IS NULL AND ${RULES.a2a_tasks}`;
  * (= ANY(ARRAY(…))), found by primary key: an IN over the LIMIT subquery may be planned as a semi-join that reads
  * the whole partial index for each chunk, or reruns the subquery per row.
  */
-async function deleteChunk(db: Pick<Db, 'run' | 'dialect'>, table: string, where: string, before: number, limit: number, sqliteIndex?: string): Promise<number> {
-  const ids = idsOf(db.dialect, table, where, sqliteIndex);
-  const r = await db.run(db.dialect === 'postgres' ? `DELETE FROM ${table} WHERE id = ANY(ARRAY(${ids}))` : `DELETE FROM ${table} WHERE id IN (${ids})`, [before, limit]);
+async function deleteChunk(db: Pick<Db, 'run' | 'dialect'>, table: string, where: string, before: number, limit: number, sqliteIndex?: string, key = 'id'): Promise<number> {
+  const ids = idsOf(db.dialect, table, where, sqliteIndex, key);
+  const r = await db.run(db.dialect === 'postgres' ? `DELETE FROM ${table} WHERE ${key} = ANY(ARRAY(${ids}))` : `DELETE FROM ${table} WHERE ${key} IN (${ids})`, [before, limit]);
   return r.changes;
 }
 
-const idsOf = (dialect: Db['dialect'], table: string, where: string, sqliteIndex?: string) =>
-  `SELECT id FROM ${table}${sqliteIndex && dialect === 'sqlite' ? ` INDEXED BY ${sqliteIndex}` : ''} WHERE ${where} LIMIT ?`;
+const idsOf = (dialect: Db['dialect'], table: string, where: string, sqliteIndex?: string, key = 'id') =>
+  `SELECT ${key} FROM ${table}${sqliteIndex && dialect === 'sqlite' ? ` INDEXED BY ${sqliteIndex}` : ''} WHERE ${where} LIMIT ?`;
 
 /** The query of a chunk's ids for `kind` (parameters: before, limit), for plan tests. */
 export const chunkIdsQuery = (dialect: Db['dialect'], kind: RetainedRecord): string => idsOf(dialect, kind, RULES[kind], SQLITE_INDEX[kind]);
@@ -48,6 +48,19 @@ export const chunkIdsQuery = (dialect: Db['dialect'], kind: RetainedRecord): str
 /** Deletes at most `limit` records of `kind` finished before `before` (ms); returns how many. */
 export const pruneChunk = (db: Pick<Db, 'run' | 'dialect'>, kind: RetainedRecord, before: number, limit: number): Promise<number> =>
   deleteChunk(db, kind, RULES[kind], before, limit, SQLITE_INDEX[kind]);
+
+/**
+ * How long a `/start?via=` visit waits for its client's registration to credit the referrer (tools/identity). Older
+ * visits are never credited, and each new client address made one, so they are deleted (migration 049's index).
+ */
+export const REFERRAL_WINDOW_MS = 7 * 86_400_000;
+
+/** The query of a chunk of start visits older than `before` (parameters: before, limit), for plan tests. */
+export const startVisitsQuery = (dialect: Db['dialect']): string => idsOf(dialect, 'start_visits', 'created_at < ?', undefined, 'client_hash');
+
+/** Deletes at most `limit` start visits made before `before` (ms). */
+export const pruneStartVisits = (db: Pick<Db, 'run' | 'dialect'>, before: number, limit: number): Promise<number> =>
+  deleteChunk(db, 'start_visits', 'created_at < ?', before, limit, undefined, 'client_hash');
 
 /** Deletes at most `limit` finished anonymous A2A tasks finished before `before` (ms). */
 export const pruneAnonymousTasks = (db: Pick<Db, 'run' | 'dialect'>, before: number, limit: number): Promise<number> =>

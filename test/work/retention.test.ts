@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { createRetentionWorker, pruneRecords, SWEEP_EVERY_MS } from '../../src/retention.js';
-import { chunkIdsQuery, RETAINED_RECORDS, type RetainedRecord } from '../../src/store/retention.js';
+import { createRetentionWorker, pruneRecords, sweep, SWEEP_EVERY_MS } from '../../src/retention.js';
+import { chunkIdsQuery, REFERRAL_WINDOW_MS, RETAINED_RECORDS, startVisitsQuery, type RetainedRecord } from '../../src/store/retention.js';
 import type { WorkerContext } from '../../src/workers.js';
 import { migratedDb } from '../helpers/migrated-db.js';
 import { api, register, startGateway, type TestGateway } from '../helpers/gateway.js';
@@ -109,6 +109,24 @@ describe('retention of finished records', () => {
     expect((await api(gw.url, 'GET', '/handoffs/h-done-old')).status).toBe(404);
     expect((await db.all<{ agent_id: string | null }>("SELECT agent_id FROM template_runs WHERE slug = 'retention-slug' ORDER BY created_at")).map((r) => r.agent_id)).toEqual([agentId, null]);
     expect(await prune()).toEqual({});
+  });
+
+  it('deletes /start visits older than the referral window, which no registration could be credited for any more', async () => {
+    const db = gw.gateway.db;
+    const now = gw.clock.now();
+    const via = await register(gw.url, 'retained-referrer');
+    const viaId = (await db.get<{ id: string }>('SELECT id FROM agents WHERE handle = ?', [via.handle]))!.id;
+    const visit = (client: string, at: number) => db.run('INSERT INTO start_visits (client_hash, via_agent_id, created_at) VALUES (?, ?, ?)', [client, viaId, at]);
+    await visit('visit-old-1', now - REFERRAL_WINDOW_MS - 1000);
+    await visit('visit-old-2', now - 30 * DAY);
+    await visit('visit-new', now - REFERRAL_WINDOW_MS + 60_000);
+    const { deleted } = await sweep(db, now, gw.gateway.config);
+    expect(deleted.start_visits).toBe(2);
+    expect((await db.all<{ client_hash: string }>("SELECT client_hash FROM start_visits WHERE client_hash LIKE 'visit-%'")).map((r) => r.client_hash)).toEqual(['visit-new']);
+    if (db.dialect === 'sqlite') {
+      const plan = await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${startVisitsQuery('sqlite')}`, [0, 100]);
+      expect(plan.map((p) => p.detail).join(' | ')).toMatch(/USING (COVERING )?INDEX start_visits_created\b/);
+    }
   });
 
   it('reads each kind through its partial index on SQLite (a chunk reads only what it deletes)', async () => {

@@ -12,9 +12,9 @@ import * as store from './store.js';
 import { rekeyVault } from '../vault/rekey.js';
 import { revokeAgentLogins } from '../../src/store/vault-logins.js';
 import { takeAnonymousCreateOf } from '../../src/anonymous-creates.js';
+import { REFERRAL_WINDOW_MS } from '../../src/store/retention.js';
 
 /** A /start visit counts for a registration from the same client within this window. */
-const REFERRAL_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 async function mustFind(ctx: ToolContext, handle: string): Promise<store.AgentRow> {
   const a = await store.agentByHandle(ctx.db, handle);
