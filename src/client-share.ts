@@ -20,6 +20,25 @@ export class ClientShares<K> {
     return this.full(client) ? { limit: this.perClient, whose: 'Your address has' } : null;
   }
 
+  /**
+   * Counts `key` for `client` at once, before the caller's first await, so that concurrent opens of one client see
+   * each other. Within the share: `{}`. Past it: `{ close }`, the client's own least recently held entry of `held`
+   * to close first (uncounted at once); or null (and `key` is not counted) when every other entry of the client is still opening, as
+   * in a burst of concurrent opens, which must not go on to push other clients' entries out of the table.
+   */
+  claim(key: K, client: string, held: Iterable<K>): { close?: K } | null {
+    this.add(key, client);
+    if ((this.counts.get(client) ?? 0) <= this.perClient) return {};
+    const close = this.oldestOf(client, held);
+    if (close !== undefined && close !== key) {
+      // No longer counted from now on, so that a concurrent claim picks the next one rather than this one again.
+      this.remove(close);
+      return { close };
+    }
+    this.remove(key);
+    return null;
+  }
+
   add(key: K, client: string): void {
     if (this.owners.has(key)) this.remove(key);
     this.owners.set(key, client);

@@ -36,18 +36,23 @@ export class LegacySseEndpoint {
   }
 
   async open(req: IncomingMessage, res: ServerResponse, toolsets: string[]): Promise<void> {
-    const client = clientBlock(this.opts.credentials(req).ip);
-    const own = this.shares.full(client) ? this.shares.oldestOf(client, this.streams.keys()) : undefined;
-    if (own) await this.close(own);
-    while (this.streams.size >= this.opts.maxSessions) await this.close(this.streams.keys().next().value!);
     const transport = new SSEServerTransport(this.opts.messagesPath, res);
-    const server = this.factory(toolsets);
     const id = transport.sessionId;
-    this.streams.set(id, { transport, server });
-    this.shares.add(id, client);
+    // Counted for its client before anything is awaited, so concurrent opens of one client see each other.
+    const claim = this.shares.claim(id, clientBlock(this.opts.credentials(req).ip), this.streams.keys());
+    if (!claim) return plain(res, 429, `Too many streams are being opened from your address at once (it may hold ${this.shares.perClient}, GATEWAY_SESSIONS_PER_CLIENT): retry when they are open.`);
     // The stream's end (its client gone, or closed here) leaves the table. Not through transport.onclose: the
     // depth-bound wrapper below takes that hook over, which once kept every closed stream held until evicted.
-    res.on('close', () => void this.close(id));
+    let gone = false;
+    res.on('close', () => {
+      gone = true;
+      void this.close(id);
+    });
+    if (claim.close) await this.close(claim.close);
+    while (this.streams.size >= this.opts.maxSessions) await this.close(this.streams.keys().next().value!);
+    if (gone) return; // its client left meanwhile, and was uncounted
+    const server = this.factory(toolsets);
+    this.streams.set(id, { transport, server });
     await server.connect(new DepthBoundTransport(transport, this.opts.maxJsonDepth) as unknown as SSEServerTransport);
   }
 

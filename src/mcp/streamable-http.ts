@@ -194,7 +194,16 @@ export class StreamableHttpEndpoint {
     const heard = this.changes?.heard;
     const stored = await store.load(id);
     if (!stored || this.sessions.has(id)) return this.sessions.get(id) ?? null;
-    const s = await this.open(id, client, stored.toolsets, stored);
+    // Its client past its share with nothing of its own to close: not served here (it initialises again, and is refused).
+    const claim = this.shares.claim(id, client, this.sessions.keys());
+    if (!claim) return null;
+    let s: Session;
+    try {
+      s = await this.open(id, claim.close, stored.toolsets, stored);
+    } catch (err) {
+      this.shares.remove(id);
+      throw err;
+    }
     // A change heard while the row was read may be newer than what was read.
     if (this.changes?.heard !== heard) s.checkedAt = 0;
     try {
@@ -257,9 +266,17 @@ export class StreamableHttpEndpoint {
       if (tooLarge) return rpcError(res, 400, -32602, tooLarge, {}, requestIdOf(messages[0]));
       const id = randomUUID();
       const init = ((messages[0] as { params?: Record<string, unknown> }).params ?? {}) as Record<string, unknown>;
-      // Stored before the answer, so the session's next request finds it on any instance.
-      await this.opts.store?.create(id, toolsets, init);
-      const s = await this.open(id, this.clientOf(req), toolsets, this.opts.store ? { toolsets, init, subscriptions: [] } : undefined);
+      const claim = this.shares.claim(id, this.clientOf(req), this.sessions.keys());
+      if (!claim) return rpcError(res, 429, -32000, this.tooMany(), {}, requestIdOf(messages[0]));
+      let s: Session;
+      try {
+        // Stored before the answer, so the session's next request finds it on any instance.
+        await this.opts.store?.create(id, toolsets, init);
+        s = await this.open(id, claim.close, toolsets, this.opts.store ? { toolsets, init, subscriptions: [] } : undefined);
+      } catch (err) {
+        this.shares.remove(id);
+        throw err;
+      }
       s.transport.handlePost(messages, batch, res, this.extra(req));
       return;
     }
@@ -321,10 +338,15 @@ export class StreamableHttpEndpoint {
     return clientBlock(this.opts.credentials(req).ip);
   }
 
-  private async open(id: string, client: string, toolsets: string[], stored?: StoredSession): Promise<Session> {
-    // One client's share full: its own least recently used session goes, not another client's.
-    const own = this.shares.full(client) ? this.shares.oldestOf(client, this.sessions.keys()) : undefined;
-    if (own) await this.drop(own, true);
+  /** What a client past its share of sessions is told. */
+  private tooMany(): string {
+    return `Too many sessions are being opened from your address at once (it may hold ${this.opts.perClient}, GATEWAY_SESSIONS_PER_CLIENT): retry when they are open.`;
+  }
+
+  /** A new session `id`, counted for its client already; `close` is that client's own session to end first (past its share). */
+  private async open(id: string, close: string | undefined, toolsets: string[], stored?: StoredSession): Promise<Session> {
+    // Past its share, the client's own least recently used session goes, not another client's.
+    if (close) await this.drop(close, true);
     while (this.sessions.size >= this.opts.maxSessions) {
       const oldest = this.sessions.keys().next().value as string;
       // The cap ends the session (for every instance), as it did when sessions lived in one process.
@@ -345,7 +367,6 @@ export class StreamableHttpEndpoint {
     const server = this.factory(toolsets, state);
     const s = { transport, server, checkedAt: Date.now(), state };
     this.sessions.set(id, s);
-    this.shares.add(id, client);
     this.changes?.start();
     transport.onclose = () => {
       if (this.sessions.get(id) !== s) return;

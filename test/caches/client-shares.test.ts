@@ -62,6 +62,50 @@ describe(`Streamable HTTP sessions, ${SHARE} per client`, () => {
   });
 });
 
+describe('a burst of concurrent opens from one client', () => {
+  it("holds at most the share: the opens past it are refused with 429, and no other client's session is closed", async () => {
+    const victim = await openSession(VICTIM);
+    const init = { jsonrpc: '2.0', id: 'burst', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'burst', version: '1' } } };
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${gw.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...attacker(200 + i) }, body: JSON.stringify(init) }),
+      ),
+    );
+    // Each open either took the place of one of the client's own (opened before it) or was refused.
+    expect(burst.every((r) => r.status === 200 || r.status === 429), burst.map((r) => r.status).join(',')).toBe(true);
+    for (const r of burst.filter((x) => x.status === 429)) {
+      const body = (await r.json()) as { id: string; error: { code: number; message: string } };
+      expect(body).toMatchObject({ id: 'burst', error: { code: -32000 } });
+      expect(body.error.message).toContain('GATEWAY_SESSIONS_PER_CLIENT');
+    }
+    const opened = burst.filter((r) => r.status === 200).map((r) => r.headers.get('mcp-session-id')!);
+    await Promise.all(burst.filter((r) => r.status === 200).map((r) => r.text()));
+    const alive = [];
+    for (const id of opened) if ((await ping(id, attacker(1))) === 200) alive.push(id);
+    expect(alive.length).toBeLessThanOrEqual(SHARE);
+    expect(alive.length).toBeGreaterThan(0);
+    expect(await ping(victim, VICTIM)).toBe(200);
+  });
+
+  it('of legacy SSE streams holds at most the share too, and the other client keeps its stream', async () => {
+    const victim = await sseStream(VICTIM);
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const ac = new AbortController();
+        const res = await fetch(`${gw.url}/mcp/sse`, { headers: { accept: 'text/event-stream', ...attacker(300 + i) }, signal: ac.signal });
+        return { status: res.status, close: () => ac.abort() };
+      }),
+    );
+    expect(burst.every((b) => b.status === 200 || b.status === 429)).toBe(true);
+    const table = (gw.gateway as unknown as { sse: { size: number } }).sse;
+    // The victim's stream and at most the attacker's share are held.
+    expect(table.size).toBeLessThanOrEqual(1 + SHARE);
+    expect(victim.ended()).toBe(false);
+    expect(await sseMessage(victim.id)).toBe(202);
+    for (const b of [...burst, victim]) b.close();
+  });
+});
+
 /** A legacy SSE stream: its session id and a way to see it end. */
 async function sseStream(headers: Record<string, string>): Promise<{ id: string; ended: () => boolean; close(): void }> {
   const ac = new AbortController();
