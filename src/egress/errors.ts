@@ -17,11 +17,14 @@ export class EgressError extends Error {
   readonly code: EgressErrorCode;
   /** The refused address, for `blocked_address`. */
   readonly address?: string;
+  /** For `too_large`: the body bytes downloaded before it was refused (0 when its Content-Length refused it). */
+  readonly received?: number;
 
-  constructor(code: EgressErrorCode, message: string, opts: { address?: string } = {}) {
+  constructor(code: EgressErrorCode, message: string, opts: { address?: string; received?: number } = {}) {
     super(message);
     this.code = code;
     if (opts.address !== undefined) this.address = opts.address;
+    if (opts.received !== undefined) this.received = opts.received;
   }
 }
 

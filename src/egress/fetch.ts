@@ -154,7 +154,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
     total += chunk.length;
     if (total > maxBytes) {
       discard(body);
-      throw new EgressError('too_large', `The response from ${origin} is larger than ${maxBytes} bytes.`);
+      throw new EgressError('too_large', `The response from ${origin} is larger than ${maxBytes} bytes.`, { received: total });
     }
     chunks.push(chunk);
   }
@@ -250,7 +250,7 @@ async function fetchUnderPolicy(ctx: FetchContext, input: string | URL, opts: Sa
         const contentLength = Number(res.headers['content-length']);
         if (Number.isFinite(contentLength) && contentLength > maxBytes) {
           discard(res.body);
-          throw new EgressError('too_large', `The response from ${origin} is ${contentLength} bytes, over the ${maxBytes}-byte limit.`);
+          throw new EgressError('too_large', `The response from ${origin} is ${contentLength} bytes, over the ${maxBytes}-byte limit.`, { received: 0 });
         }
         const data = await readCapped(res.body, maxBytes, origin);
         return { status: res.statusCode, url: url.href, headers: plainHeaders(res.headers), body: data, redirects };

@@ -13,6 +13,8 @@ const hooks: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 let hookStatus = 200;
 /** Requests for /big/…: 400 KB of text each. */
 let bigServed = 0;
+/** Requests for /huge/…: 2 MB of text each, sent without a Content-Length (so only reading it finds it too large). */
+let hugeServed = 0;
 
 beforeAll(async () => {
   site = http.createServer((req, res) => {
@@ -25,6 +27,21 @@ beforeAll(async () => {
         return;
       }
       if (req.url === '/page.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"bundle"}');
+      if (req.url?.startsWith('/huge/')) {
+        hugeServed++;
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.on('error', () => undefined);
+        const chunk = 'h'.repeat(64 * 1024);
+        let sent = 0;
+        const more = () => {
+          while (sent < 32 && !res.destroyed) {
+            sent++;
+            if (!res.write(chunk)) return void res.once('drain', more);
+          }
+          res.end();
+        };
+        return more();
+      }
       if (req.url?.startsWith('/big/')) {
         bigServed++;
         return void res.writeHead(200, { 'content-type': 'text/plain' }).end('b'.repeat(400 * 1024));
@@ -120,6 +137,23 @@ describe('jobs', () => {
     expect(unfetched.every((i) => i.error!.code === 'dropped' && !i.ok)).toBe(true);
     const artifact = await fetch(job.result.artifact.url);
     expect((await artifact.arrayBuffer()).byteLength).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it('fetch_bundle counts the bytes of a body read and then refused as too large, so such URLs cannot download without end', async () => {
+    hugeServed = 0;
+    const urls = Array.from({ length: 12 }, (_, i) => `${siteUrl}/huge/${i}`);
+    const r = await api(gw.url, 'POST', '/jobs', { body: { type: 'fetch_bundle', urls } });
+    await runDue();
+    const job = await eventually(async () => {
+      const j = await api(gw.url, 'GET', `/jobs/${r.body.job_id}`);
+      expect(j.body.status).toBe('succeeded');
+      return j.body;
+    });
+    // Each of the first four reads past 1 MB before it is refused; that is the anonymous bundle's whole size.
+    expect(hugeServed).toBeLessThanOrEqual(4);
+    const items = job.result.urls as { error?: { code: string; message: string } }[];
+    expect(items.filter((i) => i.error?.code === 'too_large').length).toBe(hugeServed);
+    expect(items.filter((i) => i.error?.message.startsWith('not fetched')).length).toBe(12 - hugeServed);
   });
 
   it('fires a signed callback with retries, and shows the delivery on the job', async () => {

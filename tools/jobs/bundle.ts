@@ -29,12 +29,13 @@ export interface BundleItem {
 
 const unfetched = (url: string, error: { code: string; message: string }): BundleItem => ({ url, final_url: null, ok: false, status: null, content_type: null, bytes: 0, sha256: null, error });
 
-async function fetchOne(ctx: WorkerContext, url: string, maxBytes: number): Promise<BundleItem> {
+/** An item, and the body bytes its fetch downloaded (a refused body's too: they were downloaded all the same). */
+async function fetchOne(ctx: WorkerContext, url: string, maxBytes: number): Promise<{ item: BundleItem; downloaded: number }> {
   try {
     const r = await ctx.services.egress.fetch(url, { maxBytes, totalTimeoutMs: 15_000 });
     const ct = r.headers['content-type'] ?? null;
     const body = TEXTUAL.test(ct ?? '') ? { text: r.body.toString('utf8') } : { base64: r.body.toString('base64') };
-    return {
+    const item: BundleItem = {
       url,
       final_url: r.url,
       ok: r.status >= 200 && r.status < 300,
@@ -44,11 +45,13 @@ async function fetchOne(ctx: WorkerContext, url: string, maxBytes: number): Prom
       sha256: createHash('sha256').update(r.body).digest('hex'),
       ...body,
     };
+    return { item, downloaded: r.body.length };
   } catch (err) {
+    const downloaded = isEgressError(err) ? (err.received ?? 0) : 0;
     if (isEgressError(err) && err.code === 'too_large' && maxBytes < BUNDLE_PER_URL_BYTES) {
-      return unfetched(url, { code: 'dropped', message: `body left out: larger than the ${maxBytes} bytes left of the bundle` });
+      return { item: unfetched(url, { code: 'dropped', message: `body left out: larger than the ${maxBytes} bytes left of the bundle` }), downloaded };
     }
-    return unfetched(url, isEgressError(err) ? { code: err.code, message: err.message } : { code: 'error', message: 'fetch failed' });
+    return { item: unfetched(url, isEgressError(err) ? { code: err.code, message: err.message } : { code: 'error', message: 'fetch failed' }), downloaded };
   }
 }
 
@@ -63,8 +66,13 @@ export async function runFetchBundle(ctx: WorkerContext, jobId: string, urls: st
     while (next < urls.length) {
       const i = next++;
       const left = Math.min(BUNDLE_PER_URL_BYTES, max - received);
-      items[i] = left > 0 ? await fetchOne(ctx, urls[i], left) : unfetched(urls[i], { code: 'dropped', message: `not fetched: the bundle's ${max} bytes were taken by the URLs before it` });
-      received += items[i].bytes;
+      if (left <= 0) {
+        items[i] = unfetched(urls[i], { code: 'dropped', message: `not fetched: the bundle's ${max} bytes were taken by the URLs before it` });
+        continue;
+      }
+      const { item, downloaded } = await fetchOne(ctx, urls[i], left);
+      items[i] = item;
+      received += downloaded;
     }
   };
   await Promise.all(Array.from({ length: Math.min(BUNDLE_CONCURRENCY, urls.length) }, lane));
