@@ -35,11 +35,16 @@ export class SseStream {
   ) {
     this.timer = setInterval(() => this.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     this.timer.unref();
-    res.on('close', () => {
+    const close = () => {
       this.closed = true;
       clearInterval(this.timer);
-      onClose();
-    });
+    };
+    // A client gone before the stream began (during the caller's lookup) fired 'close' already: the stream is closed
+    // now, and its opener hears so once it has counted it, rather than hold its slot for ever.
+    if (res.destroyed) {
+      close();
+      queueMicrotask(onClose);
+    } else res.on('close', () => (close(), onClose()));
   }
 
   get open(): boolean {

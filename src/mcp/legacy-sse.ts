@@ -36,6 +36,8 @@ export class LegacySseEndpoint {
   }
 
   async open(req: IncomingMessage, res: ServerResponse, toolsets: string[]): Promise<void> {
+    // Its client left already, while the endpoint loaded: its 'close' fired before a listener could hear it.
+    if (res.destroyed) return;
     const transport = new SSEServerTransport(this.opts.messagesPath, res);
     const id = transport.sessionId;
     // Counted for its client before anything is awaited, so concurrent opens of one client see each other.

@@ -133,6 +133,8 @@ export class ModernHttpEndpoint {
    * (GATEWAY_SESSIONS_PER_CLIENT), answers 429 instead, since closing someone else's stream would lose its notifications.
    */
   private holdListen(res: ServerResponse, credentials: Credentials, id: unknown): boolean {
+    // Its client left already (its 'close' fired before this): nothing to hold.
+    if (res.destroyed) return false;
     const client = clientBlock(credentials.ip);
     const full = this.listens.refusal(client, this.listening, this.maxListens);
     if (full) {
