@@ -205,29 +205,21 @@ export class Scheduler<C extends SchedulerContext> {
   }
 
   /**
-   * Due items of the kinds with a lane to spare. One claim may still take more of a capped kind than it has lanes
-   * free: those are given back at once, and the kind is left out of the claims until a lane of it frees.
+   * Due items, at most `limit`: first of the kinds without a lane cap, then of each capped kind at most its free
+   * lanes, so nothing claimed has to be given back.
    */
   private async claim(limit: number): Promise<store.WorkItem[]> {
     const now = this.ctx.clock.now();
     const maxLease = Math.max(...[...this.kinds.values()].map((k) => k.leaseMs), 1000);
-    const room = new Map<string, number>();
-    const kinds = [...this.kinds.values()].filter((k) => {
-      if (k.lanes === undefined) return true;
-      room.set(k.kind, k.lanes - (this.runningOf.get(k.kind) ?? 0));
-      return room.get(k.kind)! > 0;
-    });
-    if (kinds.length === 0) return [];
-    const claimed = await store.claimDue(this.ctx.db, { owner: this.owner, now, leaseUntil: now + maxLease, limit, kinds: kinds.map((k) => k.kind) });
-    const kept: store.WorkItem[] = [];
-    for (const item of claimed) {
-      const left = room.get(item.kind);
-      if (left === undefined || left > 0) {
-        if (left !== undefined) room.set(item.kind, left - 1);
-        kept.push(item);
-      } else await store.release(this.ctx.db, item.id, this.owner);
+    const take = (kinds: string[], n: number) => store.claimDue(this.ctx.db, { owner: this.owner, now, leaseUntil: now + maxLease, limit: n, kinds });
+    const all = [...this.kinds.values()];
+    const free = all.filter((k) => k.lanes === undefined).map((k) => k.kind);
+    const items = free.length > 0 ? await take(free, limit) : [];
+    for (const k of all) {
+      const room = Math.min(limit - items.length, (k.lanes ?? 0) - (this.runningOf.get(k.kind) ?? 0));
+      if (k.lanes !== undefined && room > 0) items.push(...(await take([k.kind], room)));
     }
-    return kept;
+    return items;
   }
 
   private runOne(item: store.WorkItem): Promise<void> {

@@ -41,10 +41,6 @@ export const claimDue = (db: Db, o: { owner: string; now: number; leaseUntil: nu
 /** Finished: removed, unless someone else took it over (our lease is the proof we may act). */
 export const finish = (q: Queryable, id: number, owner: string) => q.run('DELETE FROM work_items WHERE id = ? AND lease_owner = ?', [id, owner]);
 
-/** Gives one claimed item back as it was (claimed past its kind's lanes), to be claimed again when one frees. */
-export const release = (q: Queryable, id: number, owner: string) =>
-  q.run('UPDATE work_items SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?', [id, owner]);
-
 export const reschedule = (q: Queryable, id: number, owner: string, dueAt: number, error: string | null, attempts: number) =>
   q.run('UPDATE work_items SET due_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?, attempts = ? WHERE id = ? AND lease_owner = ?', [
     dueAt,
