@@ -36,7 +36,7 @@ export interface CacheBounds {
   mcpReplayBytes: number;
   /** Open A2A event streams (message/stream, tasks/resubscribe); beyond it a new stream is refused. */
   a2aStreams: number;
-  /** Of each of those three tables (MCP sessions, legacy SSE streams, A2A streams), what one client address may hold. */
+  /** Of each table of held connections (MCP sessions, legacy SSE, listen and A2A streams), what one client address may hold. */
   sessionsPerClient: number;
   /** Entries of each credential cache (agent secrets, API keys, revenue keys: 30 s each). */
   credentialEntries: number;

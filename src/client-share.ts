@@ -3,11 +3,20 @@
 // lock out everybody else's. A client is what `clientBlock` makes of its address (an IPv6 /64: src/auth/client-key.ts),
 // held in memory only. A table's own bound (its LRU or its refusal) still applies to all clients together.
 
+/** What a client is told when an open past its share finds nothing of its own to close (a burst of opens). */
+export const tooManyOpening = (what: string, perClient: number): string =>
+  `Too many ${what} are being opened from your address at once (it may hold ${perClient}, GATEWAY_SESSIONS_PER_CLIENT): retry when they are open.`;
+
 export class ClientShares<K> {
   private readonly owners = new Map<K, string>();
   private readonly counts = new Map<string, number>();
 
   constructor(readonly perClient: number) {}
+
+  /** Entries counted, of every client. */
+  get size(): number {
+    return this.owners.size;
+  }
 
   /** Whether `client` holds its whole share already. */
   full(client: string): boolean {

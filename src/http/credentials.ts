@@ -15,10 +15,15 @@ export function bearerOf(req: IncomingMessage): string | undefined {
   return m ? m[1] : undefined;
 }
 
+/**
+ * The client's address. Behind a proxy (GATEWAY_TRUST_PROXY), the last X-Forwarded-For entry: the one the proxy in
+ * front of the gateway appended. Entries before it are whatever the client sent, so taking the first let a caller
+ * name any address and escape every per-client limit.
+ */
 export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
-    const fwd = header(req, 'x-forwarded-for');
-    if (fwd) return fwd.split(',')[0].trim();
+    const last = header(req, 'x-forwarded-for')?.split(',').at(-1)?.trim();
+    if (last) return last;
   }
   return req.socket.remoteAddress ?? 'unknown';
 }

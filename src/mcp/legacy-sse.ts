@@ -10,7 +10,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Credentials } from '../registry/types.js';
 import { DepthBoundTransport } from './depth-bound-transport.js';
 import { clientBlock } from '../auth/client-key.js';
-import { ClientShares } from '../client-share.js';
+import { ClientShares, tooManyOpening } from '../client-share.js';
 
 export interface LegacySseOptions {
   maxSessions: number;
@@ -42,7 +42,7 @@ export class LegacySseEndpoint {
     const id = transport.sessionId;
     // Counted for its client before anything is awaited, so concurrent opens of one client see each other.
     const claim = this.shares.claim(id, clientBlock(this.opts.credentials(req).ip), this.streams.keys());
-    if (!claim) return plain(res, 429, `Too many streams are being opened from your address at once (it may hold ${this.shares.perClient}, GATEWAY_SESSIONS_PER_CLIENT): retry when they are open.`);
+    if (!claim) return plain(res, 429, tooManyOpening('streams', this.shares.perClient));
     // The stream's end (its client gone, or closed here) leaves the table. Not through transport.onclose: the
     // depth-bound wrapper below takes that hook over, which once kept every closed stream held until evicted.
     let gone = false;

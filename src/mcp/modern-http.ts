@@ -54,7 +54,6 @@ export class ModernHttpEndpoint {
   readonly envelopes = new EnvelopeMemo();
   /** Open subscriptions/listen streams, by client: a held connection each, so bounded like the 2025 sessions. */
   private readonly listens: ClientShares<ServerResponse>;
-  private listening = 0;
   private readonly maxListens: number;
 
   constructor(
@@ -136,18 +135,14 @@ export class ModernHttpEndpoint {
     // Its client left already (its 'close' fired before this): nothing to hold.
     if (res.destroyed) return false;
     const client = clientBlock(credentials.ip);
-    const full = this.listens.refusal(client, this.listening, this.maxListens);
+    const full = this.listens.refusal(client, this.listens.size, this.maxListens);
     if (full) {
       const error = { code: -32000, message: `${full.whose} ${full.limit} subscriptions/listen streams open, the most it may: close one (one stream can listen to many resources), or retry later.`, data: { reason: 'too_many_streams', limit: full.limit } };
       sendJsonText(res, 429, JSON.stringify({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error }), undefined, 'application/json');
       return false;
     }
-    this.listening++;
     this.listens.add(res, client);
-    res.once('close', () => {
-      this.listening--;
-      this.listens.remove(res);
-    });
+    res.once('close', () => this.listens.remove(res));
     return true;
   }
 

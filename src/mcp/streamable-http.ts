@@ -28,7 +28,7 @@ import { SessionChanges } from './session-changes.js';
 import { initializeTooLarge } from './initialize-size.js';
 import type { McpSessionStore, StoredSession } from '../store/mcp-sessions.js';
 import { clientBlock } from '../auth/client-key.js';
-import { ClientShares } from '../client-share.js';
+import { ClientShares, tooManyOpening } from '../client-share.js';
 
 export interface SessionFactory {
   /** A fresh MCP server for a new session, seeing `toolsets` (tool-surface.ts), with its shared state when stored. */
@@ -85,6 +85,9 @@ const requestIdOf = (raw: unknown): string | number | null => {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 };
 
+/** A session this instance would rebuild for a client past its share, with nothing of its own to close. */
+const REFUSED = Symbol('refused');
+
 const isInitialize = (m: JSONRPCMessage): boolean => 'method' in m && m.method === 'initialize' && 'id' in m;
 
 export class StreamableHttpEndpoint {
@@ -92,7 +95,7 @@ export class StreamableHttpEndpoint {
   /** Who opened (or, for a session rebuilt here, first used) each held session. */
   private readonly shares: ClientShares<string>;
   /** Rebuilds under way, so concurrent first requests on this instance share one. */
-  private readonly restoring = new Map<string, Promise<Session | null>>();
+  private readonly restoring = new Map<string, Promise<Session | null | typeof REFUSED>>();
   private readonly sweeper: NodeJS.Timeout;
   /** Session changes made through other instances, heard while copies are held here. */
   private readonly changes?: SessionChanges;
@@ -133,6 +136,10 @@ export class StreamableHttpEndpoint {
       return null;
     }
     const s = await this.find(id, req);
+    if (s === REFUSED) {
+      rpcError(res, 429, -32000, tooManyOpening('sessions', this.opts.perClient));
+      return null;
+    }
     if (!s) {
       rpcError(res, 404, -32001, 'Session not found');
       return null;
@@ -154,7 +161,7 @@ export class StreamableHttpEndpoint {
    * The session of `id`: held here (its row checked at most every SHARED_CHECK_MS, so one closed or expired on
    * another instance ends here too), or rebuilt from the store; null when there is none.
    */
-  private async find(id: string, req: IncomingMessage): Promise<Session | null> {
+  private async find(id: string, req: IncomingMessage): Promise<Session | null | typeof REFUSED> {
     const { store } = this.opts;
     const held = this.sessions.get(id);
     if (held) {
@@ -190,20 +197,13 @@ export class StreamableHttpEndpoint {
    * A session opened on another instance (or before a restart): a fresh server under the same id, initialized by
    * replaying the stored initialize request and the initialized notification, with its login and subscriptions.
    */
-  private async rebuild(id: string, store: McpSessionStore, client: string): Promise<Session | null> {
+  private async rebuild(id: string, store: McpSessionStore, client: string): Promise<Session | null | typeof REFUSED> {
     const heard = this.changes?.heard;
     const stored = await store.load(id);
     if (!stored || this.sessions.has(id)) return this.sessions.get(id) ?? null;
-    // Its client past its share with nothing of its own to close: not served here (it initialises again, and is refused).
-    const claim = this.shares.claim(id, client, this.sessions.keys());
-    if (!claim) return null;
-    let s: Session;
-    try {
-      s = await this.open(id, claim.close, stored.toolsets, stored);
-    } catch (err) {
-      this.shares.remove(id);
-      throw err;
-    }
+    const s = await this.openFor(client, id, stored.toolsets, stored, false);
+    // Its client past its share with nothing of its own to close: not served here now (429; the session lives on).
+    if (!s) return REFUSED;
     // A change heard while the row was read may be newer than what was read.
     if (this.changes?.heard !== heard) s.checkedAt = 0;
     try {
@@ -266,17 +266,8 @@ export class StreamableHttpEndpoint {
       if (tooLarge) return rpcError(res, 400, -32602, tooLarge, {}, requestIdOf(messages[0]));
       const id = randomUUID();
       const init = ((messages[0] as { params?: Record<string, unknown> }).params ?? {}) as Record<string, unknown>;
-      const claim = this.shares.claim(id, this.clientOf(req), this.sessions.keys());
-      if (!claim) return rpcError(res, 429, -32000, this.tooMany(), {}, requestIdOf(messages[0]));
-      let s: Session;
-      try {
-        // Stored before the answer, so the session's next request finds it on any instance.
-        await this.opts.store?.create(id, toolsets, init);
-        s = await this.open(id, claim.close, toolsets, this.opts.store ? { toolsets, init, subscriptions: [] } : undefined);
-      } catch (err) {
-        this.shares.remove(id);
-        throw err;
-      }
+      const s = await this.openFor(this.clientOf(req), id, toolsets, this.opts.store ? { toolsets, init, subscriptions: [] } : undefined, true);
+      if (!s) return rpcError(res, 429, -32000, tooManyOpening('sessions', this.opts.perClient), {}, requestIdOf(messages[0]));
       s.transport.handlePost(messages, batch, res, this.extra(req));
       return;
     }
@@ -338,15 +329,25 @@ export class StreamableHttpEndpoint {
     return clientBlock(this.opts.credentials(req).ip);
   }
 
-  /** What a client past its share of sessions is told. */
-  private tooMany(): string {
-    return `Too many sessions are being opened from your address at once (it may hold ${this.opts.perClient}, GATEWAY_SESSIONS_PER_CLIENT): retry when they are open.`;
+  /**
+   * Serves session `id` here for `client`: counted before any await (so concurrent opens see each other), past its
+   * share ending the client's own least recently used session (never another client's), a new one stored before the
+   * answer (so its next request finds it on any instance). Null: refused, nothing counted or stored.
+   */
+  private async openFor(client: string, id: string, toolsets: string[], stored: StoredSession | undefined, isNew: boolean): Promise<Session | null> {
+    const claim = this.shares.claim(id, client, this.sessions.keys());
+    if (!claim) return null;
+    try {
+      if (claim.close) await this.drop(claim.close, true);
+      if (isNew && stored) await this.opts.store?.create(id, toolsets, stored.init);
+      return await this.open(id, toolsets, stored);
+    } catch (err) {
+      this.shares.remove(id);
+      throw err;
+    }
   }
 
-  /** A new session `id`, counted for its client already; `close` is that client's own session to end first (past its share). */
-  private async open(id: string, close: string | undefined, toolsets: string[], stored?: StoredSession): Promise<Session> {
-    // Past its share, the client's own least recently used session goes, not another client's.
-    if (close) await this.drop(close, true);
+  private async open(id: string, toolsets: string[], stored?: StoredSession): Promise<Session> {
     while (this.sessions.size >= this.opts.maxSessions) {
       const oldest = this.sessions.keys().next().value as string;
       // The cap ends the session (for every instance), as it did when sessions lived in one process.
@@ -373,7 +374,12 @@ export class StreamableHttpEndpoint {
       this.sessions.delete(id);
       this.shares.remove(id);
     };
-    await server.connect(transport);
+    try {
+      await server.connect(transport);
+    } catch (err) {
+      if (this.sessions.get(id) === s) this.sessions.delete(id);
+      throw err;
+    }
     return s;
   }
 

@@ -33,9 +33,9 @@ const ANONYMOUS_TASKS = `agent_id IS NULL AND ${RULES.a2a_tasks}`;
  * (= ANY(ARRAY(…))), found by primary key: an IN over the LIMIT subquery may be planned as a semi-join that reads
  * the whole partial index for each chunk, or reruns the subquery per row.
  */
-async function deleteChunk(db: Pick<Db, 'run' | 'dialect'>, table: string, where: string, before: number, limit: number, sqliteIndex?: string, key = 'id'): Promise<number> {
-  const ids = idsOf(db.dialect, table, where, sqliteIndex, key);
-  const r = await db.run(db.dialect === 'postgres' ? `DELETE FROM ${table} WHERE ${key} = ANY(ARRAY(${ids}))` : `DELETE FROM ${table} WHERE ${key} IN (${ids})`, [before, limit]);
+async function deleteChunk(db: Pick<Db, 'run' | 'dialect'>, table: string, where: string, before: number, limit: number, sqliteIndex?: string): Promise<number> {
+  const ids = idsOf(db.dialect, table, where, sqliteIndex);
+  const r = await db.run(db.dialect === 'postgres' ? `DELETE FROM ${table} WHERE id = ANY(ARRAY(${ids}))` : `DELETE FROM ${table} WHERE id IN (${ids})`, [before, limit]);
   return r.changes;
 }
 
@@ -58,9 +58,15 @@ export const REFERRAL_WINDOW_MS = 7 * 86_400_000;
 /** The query of a chunk of start visits older than `before` (parameters: before, limit), for plan tests. */
 export const startVisitsQuery = (dialect: Db['dialect']): string => idsOf(dialect, 'start_visits', 'created_at < ?', undefined, 'client_hash');
 
-/** Deletes at most `limit` start visits made before `before` (ms). */
-export const pruneStartVisits = (db: Pick<Db, 'run' | 'dialect'>, before: number, limit: number): Promise<number> =>
-  deleteChunk(db, 'start_visits', 'created_at < ?', before, limit, undefined, 'client_hash');
+/**
+ * Deletes at most `limit` start visits made before `before` (ms). A visit is a row per client that a new visit
+ * refreshes in place, so the time is checked again on the row deleted: one refreshed since the ids were read stays.
+ */
+export async function pruneStartVisits(db: Pick<Db, 'run' | 'dialect'>, before: number, limit: number): Promise<number> {
+  const ids = startVisitsQuery(db.dialect);
+  const which = db.dialect === 'postgres' ? `client_hash = ANY(ARRAY(${ids}))` : `client_hash IN (${ids})`;
+  return (await db.run(`DELETE FROM start_visits WHERE ${which} AND created_at < ?`, [before, limit, before])).changes;
+}
 
 /** Deletes at most `limit` finished anonymous A2A tasks finished before `before` (ms). */
 export const pruneAnonymousTasks = (db: Pick<Db, 'run' | 'dialect'>, before: number, limit: number): Promise<number> =>

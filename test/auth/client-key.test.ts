@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { IncomingMessage } from 'node:http';
 import { clientBlock, makeClientKey } from '../../src/auth/client-key.js';
+import { clientIp } from '../../src/http/credentials.js';
 
 describe('client key', () => {
   it('counts an IPv6 client by its /64, whatever the spelling', () => {
@@ -30,5 +32,21 @@ describe('client key', () => {
     expect(key('::ffff:198.51.100.1')).toBe(key('198.51.100.1'));
     expect(key('198.51.100.1')).not.toContain('198');
     expect(makeClientKey('other')('198.51.100.1')).not.toBe(key('198.51.100.1'));
+  });
+});
+
+describe('the client address behind a proxy (GATEWAY_TRUST_PROXY)', () => {
+  const req = (forwarded: string | undefined) => ({ headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded }, socket: { remoteAddress: '10.0.0.2' } }) as unknown as IncomingMessage;
+
+  it('is the entry the proxy appended (the last), not one the client wrote before it', () => {
+    expect(clientIp(req('198.51.100.7'), true)).toBe('198.51.100.7');
+    expect(clientIp(req('1.2.3.4, 198.51.100.7'), true)).toBe('198.51.100.7');
+    expect(clientIp(req('1.2.3.4,198.51.100.7 '), true)).toBe('198.51.100.7');
+  });
+
+  it('is the socket address without a proxy, or without the header', () => {
+    expect(clientIp(req('1.2.3.4'), false)).toBe('10.0.0.2');
+    expect(clientIp(req(undefined), true)).toBe('10.0.0.2');
+    expect(clientIp(req(' '), true)).toBe('10.0.0.2');
   });
 });

@@ -14,8 +14,6 @@ import { revokeAgentLogins } from '../../src/store/vault-logins.js';
 import { takeAnonymousCreateOf } from '../../src/anonymous-creates.js';
 import { REFERRAL_WINDOW_MS } from '../../src/store/retention.js';
 
-/** A /start visit counts for a registration from the same client within this window. */
-
 async function mustFind(ctx: ToolContext, handle: string): Promise<store.AgentRow> {
   const a = await store.agentByHandle(ctx.db, handle);
   if (!a) throw new GatewayError('not_found', `No agent has the handle "${handle}".`);

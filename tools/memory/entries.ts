@@ -22,7 +22,6 @@ import { noteRead } from './reads.js';
 import * as store from './store/entries.js';
 import { decodeCursor, encodeCursor, iso, shapeEntry } from './shape.js';
 
-
 /** The database refused a new key beyond the agent's entry limit (trigger memory_entries_limit). */
 const isEntryLimit = (err: unknown): boolean => err instanceof Error && err.message.includes('memory_entry_limit');
 /** The database refused a write that would pass the agent's byte quota (triggers memory_entries_bytes_*). */
