@@ -1,4 +1,4 @@
-// One client's share of a bounded table of held connections (MCP sessions, legacy SSE streams, A2A streams): at most
+// One client's share of a bounded table of held connections (MCP sessions, legacy SSE, listen and A2A streams): at most
 // GATEWAY_SESSIONS_PER_CLIENT entries of the same client address, so one client cannot take every slot and close or
 // lock out everybody else's. A client is what `clientBlock` makes of its address (an IPv6 /64: src/auth/client-key.ts),
 // held in memory only. A table's own bound (its LRU or its refusal) still applies to all clients together.
@@ -32,8 +32,8 @@ export class ClientShares<K> {
   /**
    * Counts `key` for `client` at once, before the caller's first await, so that concurrent opens of one client see
    * each other. Within the share: `{}`. Past it: `{ close }`, the client's own least recently held entry of `held`
-   * to close first (uncounted at once); or null (and `key` is not counted) when every other entry of the client is still opening, as
-   * in a burst of concurrent opens, which must not go on to push other clients' entries out of the table.
+   * to close first (uncounted at once); or null (and `key` is not counted) when every other entry of the client is
+   * still opening, as in a burst of concurrent opens, which must not go on to push other clients' entries out.
    */
   claim(key: K, client: string, held: Iterable<K>): { close?: K } | null {
     this.add(key, client);
