@@ -27,6 +27,8 @@ import { answerOnSession, plainSessionCall } from './session-direct.js';
 import { SessionChanges } from './session-changes.js';
 import { initializeTooLarge } from './initialize-size.js';
 import type { McpSessionStore, StoredSession } from '../store/mcp-sessions.js';
+import { requestIdOf, rpcError } from './http-rpc-error.js';
+import { storedSessionState } from './stored-session-state.js';
 import { clientBlock } from '../auth/client-key.js';
 import { ClientShares, tooManyOpening } from '../client-share.js';
 
@@ -74,16 +76,6 @@ interface Session {
   /** When its row was last confirmed open (and marked seen). */
   checkedAt: number;
 }
-
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null): void {
-  sendJsonText(res, status, JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }), headers, 'application/json');
-}
-
-/** The id of a single request, to answer its error with (null for a batch, a notification or a bad id). */
-const requestIdOf = (raw: unknown): string | number | null => {
-  const id = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as { id?: unknown }).id : null;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-};
 
 /** A session this instance would rebuild for a client past its share, with nothing of its own to close. */
 const REFUSED = Symbol('refused');
@@ -187,7 +179,7 @@ export class StreamableHttpEndpoint {
     if (!store || !SESSION_ID.test(id)) return null;
     let p = this.restoring.get(id);
     if (!p) {
-      p = this.rebuild(id, store, this.clientOf(req)).finally(() => this.restoring.delete(id));
+      p = this.rebuild(id, store, req).finally(() => this.restoring.delete(id));
       this.restoring.set(id, p);
     }
     return p;
@@ -197,11 +189,11 @@ export class StreamableHttpEndpoint {
    * A session opened on another instance (or before a restart): a fresh server under the same id, initialized by
    * replaying the stored initialize request and the initialized notification, with its login and subscriptions.
    */
-  private async rebuild(id: string, store: McpSessionStore, client: string): Promise<Session | null | typeof REFUSED> {
+  private async rebuild(id: string, store: McpSessionStore, req: IncomingMessage): Promise<Session | null | typeof REFUSED> {
     const heard = this.changes?.heard;
     const stored = await store.load(id);
     if (!stored || this.sessions.has(id)) return this.sessions.get(id) ?? null;
-    const s = await this.openFor(client, id, stored.toolsets, stored, false);
+    const s = await this.openFor(req, id, stored.toolsets, stored, false);
     // Its client past its share with nothing of its own to close: not served here now (429; the session lives on).
     if (!s) return REFUSED;
     // A change heard while the row was read may be newer than what was read.
@@ -266,7 +258,7 @@ export class StreamableHttpEndpoint {
       if (tooLarge) return rpcError(res, 400, -32602, tooLarge, {}, requestIdOf(messages[0]));
       const id = randomUUID();
       const init = ((messages[0] as { params?: Record<string, unknown> }).params ?? {}) as Record<string, unknown>;
-      const s = await this.openFor(this.clientOf(req), id, toolsets, this.opts.store ? { toolsets, init, subscriptions: [] } : undefined, true);
+      const s = await this.openFor(req, id, toolsets, this.opts.store ? { toolsets, init, subscriptions: [] } : undefined, true);
       if (!s) return rpcError(res, 429, -32000, tooManyOpening('sessions', this.opts.perClient), {}, requestIdOf(messages[0]));
       s.transport.handlePost(messages, batch, res, this.extra(req));
       return;
@@ -325,17 +317,13 @@ export class StreamableHttpEndpoint {
     res.writeHead(200).end();
   }
 
-  private clientOf(req: IncomingMessage): string {
-    return clientBlock(this.opts.credentials(req).ip);
-  }
-
   /**
-   * Serves session `id` here for `client`: counted before any await (so concurrent opens see each other), past its
+   * Serves session `id` here for the request's client: counted before any await (so concurrent opens see each other), past its
    * share ending the client's own least recently used session (never another client's), a new one stored before the
    * answer (so its next request finds it on any instance). Null: refused, nothing counted or stored.
    */
-  private async openFor(client: string, id: string, toolsets: string[], stored: StoredSession | undefined, isNew: boolean): Promise<Session | null> {
-    const claim = this.shares.claim(id, client, this.sessions.keys());
+  private async openFor(req: IncomingMessage, id: string, toolsets: string[], stored: StoredSession | undefined, isNew: boolean): Promise<Session | null> {
+    const claim = this.shares.claim(id, clientBlock(this.opts.credentials(req).ip), this.sessions.keys());
     if (!claim) return null;
     try {
       if (claim.close) await this.drop(claim.close, true);
@@ -354,16 +342,7 @@ export class StreamableHttpEndpoint {
       await this.drop(oldest, true);
     }
     const { store } = this.opts;
-    const state: SessionState | undefined =
-      store && stored
-        ? {
-            login: stored.login,
-            subscriptions: stored.subscriptions,
-            saveLogin: (login) => store.setLogin(id, login),
-            saveSubscriptions: (uris) => store.setSubscriptions(id, uris),
-            saveToolsets: (toolsets) => store.setToolsets(id, toolsets),
-          }
-        : undefined;
+    const state = store && stored ? storedSessionState(store, id, stored) : undefined;
     const transport = new HttpSessionTransport(id, this.opts.resume);
     const server = this.factory(toolsets, state);
     const s = { transport, server, checkedAt: Date.now(), state };

@@ -61,6 +61,17 @@ afterAll(async () => {
 
 const runDue = () => gw.gateway.registry.services.scheduler.runDue();
 
+/** An anonymous fetch_bundle job of `urls`, run to success. */
+async function bundled(urls: string[]) {
+  const r = await api(gw.url, 'POST', '/jobs', { body: { type: 'fetch_bundle', urls } });
+  await runDue();
+  return eventually(async () => {
+    const j = await api(gw.url, 'GET', `/jobs/${r.body.job_id}`);
+    expect(j.body.status).toBe('succeeded');
+    return j.body;
+  });
+}
+
 describe('jobs', () => {
   it('lists the menu and validates input per type', async () => {
     const menu = await api(gw.url, 'GET', '/jobs');
@@ -120,13 +131,7 @@ describe('jobs', () => {
   it('fetch_bundle downloads no more than the bundle can keep: once its bytes are taken, the URLs left are listed unfetched', async () => {
     bigServed = 0;
     const urls = Array.from({ length: 12 }, (_, i) => `${siteUrl}/big/${i}`);
-    const r = await api(gw.url, 'POST', '/jobs', { body: { type: 'fetch_bundle', urls } });
-    await runDue();
-    const job = await eventually(async () => {
-      const j = await api(gw.url, 'GET', `/jobs/${r.body.job_id}`);
-      expect(j.body.status).toBe('succeeded');
-      return j.body;
-    });
+    const job = await bundled(urls);
     // An anonymous bundle keeps 1 MB: a URL is requested only while less than that has come in, 4 at a time, so at
     // most 1 MB plus the 4 in flight (of 400 KB) is downloaded; the rest are never requested.
     expect(bigServed).toBeLessThanOrEqual(Math.floor((1024 + 4 * 400) / 400));
@@ -142,13 +147,7 @@ describe('jobs', () => {
   it('fetch_bundle counts the bytes of a body read and then refused as too large, so such URLs cannot download without end', async () => {
     hugeServed = 0;
     const urls = Array.from({ length: 12 }, (_, i) => `${siteUrl}/huge/${i}`);
-    const r = await api(gw.url, 'POST', '/jobs', { body: { type: 'fetch_bundle', urls } });
-    await runDue();
-    const job = await eventually(async () => {
-      const j = await api(gw.url, 'GET', `/jobs/${r.body.job_id}`);
-      expect(j.body.status).toBe('succeeded');
-      return j.body;
-    });
+    const job = await bundled(urls);
     // Each of the first four reads past 1 MB before it is refused; that is the anonymous bundle's whole size.
     expect(hugeServed).toBeLessThanOrEqual(4);
     const items = job.result.urls as { error?: { code: string; message: string } }[];
