@@ -136,7 +136,11 @@ export class Scheduler<C extends SchedulerContext> {
       this.wake?.();
       return;
     }
-    this.running = this.drain().finally(() => {
+    // A drain that fails (the database went away) is logged, not left as an unhandled rejection.
+    this.running = this.drain().catch((err: unknown) => {
+      if (!this.stopped) this.ctx.log.error({ err }, 'scheduler: a drain failed');
+      return 0;
+    }).finally(() => {
       this.running = null;
       this.wakeForNext().catch((err: unknown) => {
         if (!this.stopped) this.ctx.log.warn({ err }, 'scheduler: reading the next due time failed');
@@ -193,6 +197,7 @@ export class Scheduler<C extends SchedulerContext> {
       this.again = false;
       const free = lanes - this.inFlight.size;
       const items = free > 0 ? await this.claim(Math.min(free, this.opts.batch ?? 200)) : [];
+      if (this.stopped) break; // claimed as the scheduler stopped: stop() gives the leases back
       for (const item of items) void this.runOne(item);
       started += items.length;
       // Something was due, or was kicked meanwhile: look again (with no lane free, that finds nothing and waits).
@@ -257,7 +262,10 @@ export class Scheduler<C extends SchedulerContext> {
     this.stopped = true;
     this.task?.stop();
     if (this.timer) clearTimeout(this.timer);
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    this.wake?.();
+    // The drain too: a claim it has under way would otherwise meet a closed database, and its leases stay held.
+    const running = this.running ? [this.running.catch(() => 0)] : [];
+    await Promise.race([Promise.allSettled([...running, ...this.inFlight]), new Promise((r) => setTimeout(r, graceMs).unref())]);
     await store.releaseAll(this.ctx.db, this.owner);
   }
 }
