@@ -13,6 +13,21 @@ const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 /** Days a finished record is kept (src/retention.ts); 0 keeps it for ever. */
 const retentionDays = z.coerce.number().int().min(0).max(36_500);
+/**
+ * How many reverse proxies stand in front of the gateway, each appending to X-Forwarded-For: `true` is one, a number
+ * says how many (a CDN in front of nginx is 2), `false` or 0 none.
+ */
+const proxyHops = z
+  .string()
+  .default('')
+  .transform((v, ctx) => {
+    const word = v.trim().toLowerCase();
+    if (['', '0', 'false', 'no'].includes(word)) return 0;
+    if (['true', 'yes'].includes(word)) return 1;
+    if (/^\d+$/.test(word) && Number(word) <= 10) return Number(word);
+    ctx.addIssue({ code: 'custom', message: 'must be true, false, or how many proxies stand in front of the gateway (0-10)' });
+    return z.NEVER;
+  });
 const list = z
   .string()
   .default('')
@@ -63,7 +78,7 @@ const EnvSchema = z.object({
   GATEWAY_MCP_POLL_AFTER_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
   GATEWAY_ALLOWED_HOSTS: list,
   GATEWAY_ALLOWED_ORIGINS: list,
-  GATEWAY_TRUST_PROXY: bool,
+  GATEWAY_TRUST_PROXY: proxyHops,
   GATEWAY_OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   GATEWAY_OPERATOR_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
   GATEWAY_SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
@@ -162,7 +177,8 @@ export interface Config {
   mcpPollAfterMs: number;
   allowedHosts: string[];
   allowedOrigins: string[];
-  trustProxy: boolean;
+  /** Reverse proxies in front of the gateway (GATEWAY_TRUST_PROXY); 0 takes the socket's address. */
+  trustProxy: number;
   operatorToken?: string;
   /** Told (signed with the operator token) when a handoff is parked. */
   operatorWebhookUrl?: string;

@@ -31,6 +31,18 @@ describe('config', () => {
   });
 });
 
+describe('GATEWAY_TRUST_PROXY', () => {
+  it('is off by default, one proxy for true, or how many proxies stand in front', () => {
+    expect(loadConfig({}).trustProxy).toBe(0);
+    expect(loadConfig({ GATEWAY_TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ GATEWAY_TRUST_PROXY: 'yes' }).trustProxy).toBe(1);
+    expect(loadConfig({ GATEWAY_TRUST_PROXY: 'false' }).trustProxy).toBe(0);
+    expect(loadConfig({ GATEWAY_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(() => loadConfig({ GATEWAY_TRUST_PROXY: 'sometimes' })).toThrow(/GATEWAY_TRUST_PROXY="sometimes"/);
+    expect(() => loadConfig({ GATEWAY_TRUST_PROXY: '11' })).toThrow(/GATEWAY_TRUST_PROXY/);
+  });
+});
+
 describe('egress allow-list', () => {
   it('normalises CIDR ranges and refuses a bad one', () => {
     expect(loadConfig({ GATEWAY_EGRESS_ALLOW: '127.0.0.1/32, 10.0.0.0/8' }).egressAllow).toEqual(['127.0.0.1/32', '10.0.0.0/8']);

@@ -7,7 +7,7 @@ import { credentialsOf } from '../http/credentials.js';
 import type { Registry } from '../registry/registry.js';
 import type { Caller } from '../registry/call-types.js';
 
-export async function a2aCaller(registry: Registry, req: IncomingMessage, trustProxy: boolean): Promise<Caller> {
+export async function a2aCaller(registry: Registry, req: IncomingMessage, trustProxy: number): Promise<Caller> {
   const caller = await registry.resolve(credentialsOf(req, 'a2a', trustProxy));
   if (caller.agent?.suspended_at != null) throw new GatewayError('agent_suspended');
   return caller;

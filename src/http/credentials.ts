@@ -16,19 +16,21 @@ export function bearerOf(req: IncomingMessage): string | undefined {
 }
 
 /**
- * The client's address. Behind a proxy (GATEWAY_TRUST_PROXY), the last X-Forwarded-For entry: the one the proxy in
- * front of the gateway appended. Entries before it are whatever the client sent, so taking the first let a caller
- * name any address and escape every per-client limit.
+ * The client's address. Behind `hops` proxies (GATEWAY_TRUST_PROXY), the X-Forwarded-For entry that many from its
+ * end: the address the outermost proxy saw, each proxy appending the one it was reached from. Entries before it are
+ * whatever the client sent, so trusting any of those (the first, as it once was) let a caller name any address and
+ * escape every per-client limit. Fewer entries than proxies: the request skipped the outer ones, and the earliest
+ * entry a trusted proxy wrote is the client.
  */
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const last = header(req, 'x-forwarded-for')?.split(',').at(-1)?.trim();
-    if (last) return last;
+export function clientIp(req: IncomingMessage, hops: number): string {
+  if (hops > 0) {
+    const entries = (header(req, 'x-forwarded-for') ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+    if (entries.length > 0) return entries.at(-Math.min(hops, entries.length))!;
   }
   return req.socket.remoteAddress ?? 'unknown';
 }
 
-export function credentialsOf(req: IncomingMessage, transport: Transport, trustProxy: boolean): Credentials {
+export function credentialsOf(req: IncomingMessage, transport: Transport, trustProxy: number): Credentials {
   const bearer = bearerOf(req);
   // A revenue key may come as a Bearer (the spec's /review): its prefix tells it from an agent secret.
   const revenueBearer = bearer?.startsWith(REVENUE_KEY_PREFIX) === true;

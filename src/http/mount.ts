@@ -17,7 +17,7 @@ import { isFileResult, sendError, sendHtml, sendJson } from './send.js';
 import { sendFile } from './send-file.js';
 
 export interface MountOptions {
-  trustProxy: boolean;
+  trustProxy: number;
   maxBodyBytes: number;
   maxJsonDepth: number;
 }

@@ -16,7 +16,7 @@ import { toOpenAiError } from './openai-errors.js';
 export const CHAT_TOOL = 'chat_completion';
 
 export interface ChatEndpointOptions {
-  trustProxy: boolean;
+  trustProxy: number;
   maxBodyBytes: number;
   maxJsonDepth: number;
   /** The tool that answers (default the free tier's; the commercial listener's is metered to a revenue key). */
@@ -27,7 +27,7 @@ export interface ChatEndpointOptions {
  * OpenAI clients always send `Authorization: Bearer <api key>`. A gateway API key there counts as X-API-Key;
  * any other bearer that is no agent secret (a client's placeholder key) is ignored: the free tier needs none.
  */
-async function callerOf(registry: Registry, req: IncomingMessage, trustProxy: boolean): Promise<Caller> {
+async function callerOf(registry: Registry, req: IncomingMessage, trustProxy: number): Promise<Caller> {
   const c = credentialsOf(req, 'chat', trustProxy);
   if (c.bearer?.startsWith(KEY_PREFIX)) {
     c.apiKey ??= c.bearer;

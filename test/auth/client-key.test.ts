@@ -39,14 +39,22 @@ describe('the client address behind a proxy (GATEWAY_TRUST_PROXY)', () => {
   const req = (forwarded: string | undefined) => ({ headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded }, socket: { remoteAddress: '10.0.0.2' } }) as unknown as IncomingMessage;
 
   it('is the entry the proxy appended (the last), not one the client wrote before it', () => {
-    expect(clientIp(req('198.51.100.7'), true)).toBe('198.51.100.7');
-    expect(clientIp(req('1.2.3.4, 198.51.100.7'), true)).toBe('198.51.100.7');
-    expect(clientIp(req('1.2.3.4,198.51.100.7 '), true)).toBe('198.51.100.7');
+    expect(clientIp(req('198.51.100.7'), 1)).toBe('198.51.100.7');
+    expect(clientIp(req('1.2.3.4, 198.51.100.7'), 1)).toBe('198.51.100.7');
+    expect(clientIp(req('1.2.3.4,198.51.100.7 '), 1)).toBe('198.51.100.7');
+  });
+
+  it('behind several proxies, is the entry the outermost one appended', () => {
+    // A CDN in front of nginx: the client wrote 1.2.3.4, the CDN appended the client, nginx appended the CDN's edge.
+    expect(clientIp(req('1.2.3.4, 198.51.100.7, 203.0.113.9'), 2)).toBe('198.51.100.7');
+    expect(clientIp(req('198.51.100.7, 203.0.113.9'), 2)).toBe('198.51.100.7');
+    // Straight to nginx, past the CDN: nginx's own entry is the client.
+    expect(clientIp(req('198.51.100.8'), 2)).toBe('198.51.100.8');
   });
 
   it('is the socket address without a proxy, or without the header', () => {
-    expect(clientIp(req('1.2.3.4'), false)).toBe('10.0.0.2');
-    expect(clientIp(req(undefined), true)).toBe('10.0.0.2');
-    expect(clientIp(req(' '), true)).toBe('10.0.0.2');
+    expect(clientIp(req('1.2.3.4'), 0)).toBe('10.0.0.2');
+    expect(clientIp(req(undefined), 1)).toBe('10.0.0.2');
+    expect(clientIp(req(' '), 1)).toBe('10.0.0.2');
   });
 });

@@ -71,6 +71,24 @@ describe('the client an allowance counts', () => {
   });
 });
 
+describe('the client an allowance counts behind two proxies (a CDN in front of nginx)', () => {
+  let proxied: TestGateway;
+  beforeAll(async () => {
+    proxied = await startGateway({ env: { GATEWAY_ANONYMOUS_CREATES_PER_HOUR: String(PER_HOUR), GATEWAY_TRUST_PROXY: '2' } });
+  });
+  afterAll(async () => proxied?.cleanup());
+
+  // What nginx passes on: what the client wrote, the client as the CDN saw it, the CDN edge as nginx saw it.
+  const create = (wrote: string, client: string, edge: string) =>
+    api(proxied.url, 'POST', '/artifacts', { body: { text: 'hello' }, headers: { 'x-forwarded-for': `${wrote}, ${client}, ${edge}` } });
+
+  it('is the address the CDN saw: neither what the client wrote nor the edge it came through', async () => {
+    for (let i = 1; i <= PER_HOUR; i++) expect((await create(`10.9.9.${i}`, '198.51.100.20', `203.0.113.${i}`)).status).toBe(201);
+    expect((await create('10.9.9.99', '198.51.100.20', '203.0.113.99')).status).toBe(429);
+    expect((await create('10.9.9.1', '198.51.100.21', '203.0.113.1')).status).toBe(201);
+  });
+});
+
 describe('agent registrations', () => {
   let gw2: TestGateway;
   beforeAll(async () => {

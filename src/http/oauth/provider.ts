@@ -149,7 +149,9 @@ export async function createProvider(deps: ProviderDeps): Promise<{ provider: Pr
   };
 
   const provider = new ProviderClass(issuerUrl(config.baseUrl), configuration);
-  provider.proxy = config.trustProxy;
+  // Koa's ctx.ip (oidc-provider's device info) then names the same client as clientIp does.
+  provider.proxy = config.trustProxy > 0;
+  provider.maxIpsCount = config.trustProxy;
   // A client that names no scope is asked for the default one, so its token is not empty.
   provider.use(async (ctx, next) => {
     if (ctx.path === OAUTH_ROUTES.authorization && ctx.method === 'GET' && !ctx.query.scope) ctx.query = { ...ctx.query, scope: DEFAULT_SCOPE };
