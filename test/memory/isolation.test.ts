@@ -81,6 +81,28 @@ describe('sharing', () => {
     await as(owner, 'POST', '/memory/team/share', { grantee: reader.handle, permission: 'read' });
   });
 
+  it('an entry made public shows strangers its current version only, never what was written while it was private', async () => {
+    const O = owner.handle;
+    await as(owner, 'PUT', '/memory/team/was-private', { value: `private draft ${SECRET_WORD}` });
+    await as(owner, 'PUT', '/memory/team/was-private', { value: 'published text', visibility: 'public' });
+    for (const who of [stranger, revoked, null]) {
+      const h = await as(who, 'GET', `/memory/team/was-private/history?handle=${O}`);
+      expect(h.status).toBe(200);
+      expect(h.body.versions.map((v: { version: number; value: string }) => `${v.version}:${v.value}`)).toEqual(['2:published text']);
+      expect((await as(who, 'GET', `/memory/team/was-private/v/2?handle=${O}`)).body.value).toBe('published text');
+      const old = await as(who, 'GET', `/memory/team/was-private/v/1?handle=${O}`);
+      expect(old.status).toBe(404);
+      expect(JSON.stringify(old.body)).not.toContain(SECRET_WORD);
+    }
+    // The owner and a grantee still read the whole history.
+    for (const who of [owner, reader]) {
+      const h = await as(who, 'GET', `/memory/team/was-private/history?handle=${O}`);
+      expect(h.body.versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+      expect((await as(who, 'GET', `/memory/team/was-private/v/1?handle=${O}`)).body.value).toBe(`private draft ${SECRET_WORD}`);
+    }
+    await as(owner, 'DELETE', '/memory/team/was-private');
+  });
+
   it('owner-only endpoints refuse everyone else', async () => {
     const O = owner.handle;
     for (const [method, path, body] of [

@@ -248,13 +248,14 @@ export const memoryHistory = defineTool({
   name: 'memory_history',
   title: 'Version history of an entry',
   toolset: 'memory',
-  description: 'Past versions of an entry, newest first: version, value, size, written_at, written_by.',
+  description: "Past versions of an entry, newest first: version, value, size, written_at, written_by. Of another agent's public entry (not shared with you), only the current version.",
   input: z.object({ ...Locator, limit: limitParam(200, 10) }),
   auth: 'optional_owner',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {
-    const { row } = await readable(ctx, input.namespace, input.key, input.handle);
-    const versions = await store.history(ctx.db, row.id, input.limit);
+    const { target, row } = await readable(ctx, input.namespace, input.key, input.handle);
+    // A reader of the public entry alone sees its current version: the past ones may have been written while private.
+    const versions = await store.history(ctx.db, row.id, readsAll(target) ? input.limit : 1);
     return {
       namespace: input.namespace,
       key: input.key,
@@ -268,12 +269,15 @@ export const memoryVersion = defineTool({
   name: 'memory_version',
   title: 'One version of an entry',
   toolset: 'memory',
-  description: 'One past version of an entry by number (versions beyond the kept history are pruned: 404).',
+  description: "One past version of an entry by number (versions beyond the kept history are pruned: 404). Of another agent's public entry (not shared with you), only the current version.",
   input: z.object({ ...Locator, version: numberInput(z.number().int().min(1)).describe('Version number.') }),
   auth: 'optional_owner',
   annotations: { readOnlyHint: true },
   handler: async (input, ctx) => {
-    const { row } = await readable(ctx, input.namespace, input.key, input.handle);
+    const { target, row } = await readable(ctx, input.namespace, input.key, input.handle);
+    if (!readsAll(target) && input.version !== row.version) {
+      throw new GatewayError('not_found', `Only the current version (${row.version}) of another agent's public entry can be read.`);
+    }
     const v = await store.versionOf(ctx.db, row.id, input.version);
     if (!v) throw new GatewayError('not_found', `Version ${input.version} of ${input.namespace}/${input.key} is not kept.`);
     return { namespace: input.namespace, key: input.key, version: v.version, value: JSON.parse(v.value), size: v.size, written_at: iso(v.written_at), written_by: v.written_by };
