@@ -103,6 +103,22 @@ describe('sharing', () => {
     await as(owner, 'DELETE', '/memory/team/was-private');
   });
 
+  it("a grantee's context card follows shares and revocations at once, cached or not", async () => {
+    const sharedTo = async (who: Agent) => {
+      const card = await as(who, 'GET', `/memory/context/${who.handle}`);
+      expect(card.status).toBe(200);
+      return card.body.shared_with_me.map((s: { owner: string; namespace: string }) => `${s.owner}/${s.namespace}`);
+    };
+    expect(await sharedTo(stranger)).toEqual([]);
+    expect(await sharedTo(stranger)).toEqual([]); // now cached
+    await as(owner, 'POST', '/memory/diary/share', { grantee: stranger.handle, permission: 'read' });
+    expect(await sharedTo(stranger)).toEqual([`${owner.handle}/diary`]);
+    await as(owner, 'POST', '/memory/diary/unshare', { grantee: stranger.handle });
+    const card = await as(stranger, 'GET', `/memory/context/${stranger.handle}`);
+    expect(card.body.cached).toBe(true);
+    expect(card.body.shared_with_me).toEqual([]);
+  });
+
   it('owner-only endpoints refuse everyone else', async () => {
     const O = owner.handle;
     for (const [method, path, body] of [

@@ -69,12 +69,11 @@ function cacheFor(ctx: ToolContext): Map<string, CachedCard> {
 async function buildCard(ctx: ToolContext, agentId: string, handle: string) {
   const now = ctx.clock.now();
   const counts = readCounts(ctx);
-  const [recent, pinned, open, namespaces, shared] = await Promise.all([
+  const [recent, pinned, open, namespaces] = await Promise.all([
     ov.recentEntries(ctx.db, agentId, now, 10),
     ov.pinnedEntries(ctx.db, agentId, now, 10),
     ov.openItems(ctx.db, agentId, now, 20),
     ov.namespacesOf(ctx.db, agentId, now),
-    sharedWith(ctx.db, agentId),
   ]);
   const topIds = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 200).map(([id]) => id);
   const used = await ov.entriesByIds(ctx.db, topIds);
@@ -92,21 +91,24 @@ async function buildCard(ctx: ToolContext, agentId: string, handle: string) {
     most_used: mostUsed,
     open_items: open.map(brief),
     namespaces: namespaces.map((n) => ({ namespace: n.namespace, entries: n.entries, updated_at: iso(n.updated_at) })),
-    shared_with_me: shared.map((s) => ({ owner: s.owner, namespace: s.namespace, permission: s.permission })),
   };
 }
 
-/** The context card of the calling agent (cached until its memory changes, here or on another instance). */
-export async function contextCard(ctx: ToolContext): Promise<Card & { cached: boolean }> {
+/** What others share with the agent now: read with every card, since another owner's share or revocation moves no seq of the agent's. */
+const sharedWithMe = async (ctx: ToolContext, agentId: string) =>
+  (await sharedWith(ctx.db, agentId)).map((s) => ({ owner: s.owner, namespace: s.namespace, permission: s.permission }));
+
+/** The context card of the calling agent (cached until its memory changes, here or on another instance; its shares read each time). */
+export async function contextCard(ctx: ToolContext): Promise<Card & { shared_with_me: Awaited<ReturnType<typeof sharedWithMe>>; cached: boolean }> {
   const me = ctx.caller.agent!;
   const cache = cacheFor(ctx);
   const hit = cache.get(me.id);
-  const seq = await ov.latestChange(ctx.db, me.id);
+  const [seq, shared_with_me] = await Promise.all([ov.latestChange(ctx.db, me.id), sharedWithMe(ctx, me.id)]);
   if (hit && hit.seq === seq) {
     // Re-inserted: the Map runs from the card read least recently to the latest.
     cache.delete(me.id);
     cache.set(me.id, hit);
-    return { ...hit.card, cached: true };
+    return { ...hit.card, shared_with_me, cached: true };
   }
   const card = await buildCard(ctx, me.id, me.handle);
   // At most GATEWAY_MEMORY_CARD_CACHE cards, the least recently read out first (it is built again when read).
@@ -114,7 +116,7 @@ export async function contextCard(ctx: ToolContext): Promise<Card & { cached: bo
   cache.delete(me.id);
   while (cache.size > 0 && cache.size >= max) cache.delete(cache.keys().next().value!);
   if (max > 0) cache.set(me.id, { card, seq });
-  return { ...card, cached: false };
+  return { ...card, shared_with_me, cached: false };
 }
 
 export const memoryContext = defineTool({
