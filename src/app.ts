@@ -180,7 +180,10 @@ export class Gateway {
     // The process is one lasting connection, in either era: vault_login binds it until vault_logout.
     const session: McpSession = {};
     const methods = mcpMethods(this.mcpCatalog, [ALL_TOKEN]);
-    const listens = new StdioListens(new DepthBoundTransport(new StdioServerTransport(), this.config.maxJsonDepth) as unknown as InstanceType<typeof StdioServerTransport>, feed, (uri) => methods.mayWatch(uri, boundCredentials(credentials, session)));
+    const listens = new StdioListens(new DepthBoundTransport(new StdioServerTransport(), this.config.maxJsonDepth) as unknown as InstanceType<typeof StdioServerTransport>, feed, {
+      mayWatch: (uri) => methods.mayWatch(uri, boundCredentials(credentials, session)),
+      hears: (uri) => methods.hears(uri, boundCredentials(credentials, session)),
+    });
     return serveStdio(
       (ctx) => {
         const server = buildV2Server(this.mcpCatalog, visible, credentials, feed, ctx.era, session);
@@ -208,7 +211,7 @@ export class Gateway {
         maxJsonDepth: config.maxJsonDepth,
         credentials: guardedCredentials,
         resume: { retryMs: config.mcpSseRetryMs, pollAfterMs: config.mcpPollAfterMs, replayBytes: config.caches.mcpReplayBytes },
-        modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs, maxListens: config.mcpMaxSessions, listensPerClient: config.caches.sessionsPerClient }, feed, (uri, c) => methods.mayWatch(uri, c), new DirectToolCalls(this.mcpCatalog), (name) => this.registry.get(name)?.inputJsonSchema),
+        modern: new ModernHttpEndpoint(modernFactory, { maxBodyBytes: config.maxBodyBytes, keepAliveMs: config.mcpKeepAliveMs, maxListens: config.mcpMaxSessions, listensPerClient: config.caches.sessionsPerClient }, feed, methods, new DirectToolCalls(this.mcpCatalog), (name) => this.registry.get(name)?.inputJsonSchema),
         // Sessions in the database, so any instance (or this one after a restart) serves them.
         store: new McpSessionStore(this.db, config.mcpSessionIdleMs),
         onStoreError: (err) => this.log.warn({ err }, 'mcp session store failed'),

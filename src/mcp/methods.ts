@@ -315,6 +315,18 @@ export function mcpMethods(catalog: McpCatalog, selection: string[], session?: M
       }
     },
 
+    /**
+     * Whether a subscriber hears of a change to `uri` now (checked as each change is delivered, not only when it
+     * subscribed): 'yes'; 'no' when it may no longer read it (a share revoked, an entry made private, the owner's
+     * handle taken by a new agent); 'lapsed' when its credentials no longer act for anyone (a token expired or
+     * revoked, a secret rotated, the agent suspended), for a stream that should then end so its client comes back as it is now.
+     */
+    async hears(uri: string, credentials: Credentials): Promise<'yes' | 'no' | 'lapsed'> {
+      if (await this.mayWatch(uri, credentials)) return 'yes';
+      const caller = await registry.resolve(credentials);
+      return caller.badBearer || caller.badLogin || caller.agent?.suspended_at != null ? 'lapsed' : 'no';
+    },
+
     /** resources/subscribe: refused, as a missing resource, for what the caller may not watch. */
     async checkSubscribe(uri: string, credentials: Credentials): Promise<void> {
       if (!(await this.mayWatch(uri, credentials))) throw new McpMethodError(LEGACY_RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }, true);

@@ -16,6 +16,7 @@ import { plainToolCall, type DirectToolCalls } from './modern-direct.js';
 import type { ResourceFeed } from './resource-feed.js';
 import { clientBlock } from '../auth/client-key.js';
 import { ClientShares } from '../client-share.js';
+import { CheckedListenBus } from './checked-listen-bus.js';
 
 /** The per-request server: the toolsets the URL asks for and the caller's credentials. */
 export type ModernServerFactory = (toolsets: string[], credentials: Credentials) => Server;
@@ -55,24 +56,30 @@ export class ModernHttpEndpoint {
   /** Open subscriptions/listen streams, by client: a held connection each, so bounded like the 2025 sessions. */
   private readonly listens: ClientShares<ServerResponse>;
   private readonly maxListens: number;
+  /** The feed, with each change checked for the stream it goes to (checked-listen-bus.ts). */
+  private readonly bus: CheckedListenBus;
 
   constructor(
     factory: ModernServerFactory,
     { maxBodyBytes, keepAliveMs, maxListens, listensPerClient }: { maxBodyBytes: number; keepAliveMs: number; maxListens: number; listensPerClient: number },
     /** The changes subscriptions/listen streams hear of (the SDK owns the streams: ack, filter, keep-alive). */
     private readonly feed: ResourceFeed,
-    private readonly mayWatch: (uri: string, credentials: Credentials) => Promise<boolean>,
+    private readonly watching: {
+      mayWatch(uri: string, credentials: Credentials): Promise<boolean>;
+      hears(uri: string, credentials: Credentials): Promise<'yes' | 'no' | 'lapsed'>;
+    },
     /** Answers plain tools/call requests without the SDK's per-request server (modern-direct.ts). */
     private readonly direct?: DirectToolCalls,
     /** The listed input schema of a tool, whose `x-mcp-header` properties a call's Mcp-Param-* headers must match. */
     private readonly inputSchemaOf?: (tool: string) => Record<string, unknown> | undefined,
   ) {
+    this.bus = new CheckedListenBus(feed);
     this.handler = createMcpHandler(
       (ctx) => {
         const scope = ctx.authInfo?.extra as RequestScope | undefined;
         return factory(scope?.toolsets ?? [], scope?.credentials ?? { ip: 'unknown', transport: 'mcp' });
       },
-      { legacy: 'reject', maxRequestBodySize: maxBodyBytes, bus: feed, keepAliveMs },
+      { legacy: 'reject', maxRequestBodySize: maxBodyBytes, bus: this.bus, keepAliveMs },
     );
     this.serve = toNodeHandler(this.handler, { maxRequestBodySize: maxBodyBytes });
     this.listens = new ClientShares(listensPerClient);
@@ -108,10 +115,12 @@ export class ModernHttpEndpoint {
     const call = this.direct && plainToolCall(req, outcome, (tool) => this.direct!.asks(tool));
     if (call) return this.direct!.answer(res, call, scope.toolsets, scope.credentials);
     const m = body as { method?: unknown; id?: unknown } | null;
-    if (m?.method === 'subscriptions/listen' && !this.holdListen(res, scope.credentials, m.id)) return;
-    await this.keepWatchable(body, scope.credentials);
     const withAuth = Object.assign(req, { auth: { token: '', clientId: 'agent-gateway', scopes: [], extra: { ...scope } } });
-    await this.serve(withAuth, res, body);
+    if (m?.method !== 'subscriptions/listen') return this.serve(withAuth, res, body);
+    if (!this.holdListen(res, scope.credentials, m.id)) return;
+    const uris = await this.keepWatchable(body, scope.credentials);
+    const hears = (uri: string) => this.watching.hears(uri, scope.credentials);
+    await this.bus.within({ hears, uris, end: () => res.destroy() }, () => this.serve(withAuth, res, body));
   }
 
   /** A tools/call whose Mcp-Param-* headers disagree with its arguments is answered 400 HeaderMismatch (param-headers.ts). */
@@ -148,15 +157,17 @@ export class ModernHttpEndpoint {
 
   /**
    * A subscriptions/listen request keeps only the resource URIs the caller may watch; the SDK's acknowledgement
-   * then lists what is honoured, so the client sees which were refused.
+   * then lists what is honoured, so the client sees which were refused. Returns those it keeps.
    */
-  private async keepWatchable(body: unknown, credentials: Credentials): Promise<void> {
-    const m = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
-    const uris = m?.method === 'subscriptions/listen' ? m.params?.notifications?.resourceSubscriptions : undefined;
-    if (!Array.isArray(uris)) return;
+  private async keepWatchable(body: unknown, credentials: Credentials): Promise<Set<string>> {
+    const m = body as { params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
+    const uris = m?.params?.notifications?.resourceSubscriptions;
+    if (!Array.isArray(uris)) return new Set();
     await this.feed.prepare();
-    const allowed = await Promise.all(uris.map((u) => (typeof u === 'string' ? this.mayWatch(u, credentials) : true)));
-    m!.params!.notifications!.resourceSubscriptions = uris.filter((_, i) => allowed[i]);
+    const allowed = await Promise.all(uris.map((u) => (typeof u === 'string' ? this.watching.mayWatch(u, credentials) : true)));
+    const kept = uris.filter((_, i) => allowed[i]);
+    m!.params!.notifications!.resourceSubscriptions = kept;
+    return new Set(kept.filter((u): u is string => typeof u === 'string'));
   }
 
   async close(): Promise<void> {

@@ -58,6 +58,11 @@ export interface SessionState {
    * calls it for sessions whose GET stream is open here, the stream their notifications go out on).
    */
   adopt?: (uris: string[]) => Promise<void>;
+  /**
+   * The credentials of the latest request to this copy of the session, its GET stream's too (set by the endpoint):
+   * whom its notifications are checked for, also for subscriptions restored from the store or made elsewhere.
+   */
+  seenAs?: Credentials;
   /** Set by buildMcpServer: takes the login binding as stored (changed by a call on another instance). */
   syncLogin?: (login: string | undefined) => void;
   /** Set by buildMcpServer: takes the selection as stored (widened by tools_find on another instance). */
@@ -111,8 +116,20 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
   const state = opts.state;
   const session: McpSession = state?.login ? { login: state.login } : {};
   const m = mcpMethods(catalog, opts.toolsets, session);
-  const creds = (extra: Parameters<McpConnectionOptions['credentials']>[0]): Credentials => boundCredentials(opts.credentials(extra), session);
-  const subscriptions = new SessionSubscriptions(opts.feed, (uri) => server.sendResourceUpdated({ uri }));
+  /** The credentials of the connection's latest message (a shared session's endpoint notes every request's: seenAs). */
+  let latest: Credentials | undefined;
+  const creds = (extra: Parameters<McpConnectionOptions['credentials']>[0]): Credentials => boundCredentials((latest = opts.credentials(extra)), session);
+  // A change is heard by the session's caller as of its latest request (a refreshed token, not the one it subscribed
+  // with), while that caller may still read the resource.
+  const caller = () => state?.seenAs ?? latest;
+  const subscriptions = new SessionSubscriptions(
+    opts.feed,
+    (uri) => server.sendResourceUpdated({ uri }),
+    async (uri) => {
+      const c = caller();
+      return c !== undefined && (await m.hears(uri, boundCredentials(c, session))) === 'yes';
+    },
+  );
   server.onclose = () => subscriptions.close();
   // The subscribed URIs, kept here for the shared state and the limit (SessionSubscriptions keeps its own).
   const subscribed = new Set<string>();
@@ -191,7 +208,7 @@ export function buildMcpServer(catalog: McpCatalog, opts: McpConnectionOptions):
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
     const confirm = askerFor(extra, req.params._meta);
     const progress = progressReporter(req.params._meta?.progressToken, (n) => extra.sendNotification(n));
-    return v1(() => callTool(req.params.name, req.params.arguments, req.params._meta, opts.credentials(extra), { signal: extra.signal, confirm, progress }));
+    return v1(() => callTool(req.params.name, req.params.arguments, req.params._meta, (latest = opts.credentials(extra)), { signal: extra.signal, confirm, progress }));
   });
   plainCalls.set(server, { run: (name, args, meta, credentials, signal) => callTool(name, args, meta, credentials, { signal }), asks: (tool) => catalog.registry.get(tool)?.inputs !== undefined });
   server.setRequestHandler(ListResourcesRequestSchema, (req, extra) => v1(() => m.listResources(req.params?.cursor, creds(extra))));

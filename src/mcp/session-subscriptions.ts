@@ -1,6 +1,7 @@
 // resources/subscribe and resources/unsubscribe of one 2025-era connection (HTTP session, SSE stream or stdio):
-// the URIs it subscribed to, and notifications/resources/updated for each change the feed reports for them.
-// It listens to the feed only while it has a subscription.
+// the URIs it subscribed to, and notifications/resources/updated for each change the feed reports for them, while
+// the connection's caller may still read the resource (checked as each change is delivered: a subscription outlives
+// a share, a public entry, a handle). It listens to the feed only while it has a subscription.
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { ResourceFeed } from './resource-feed.js';
 
@@ -11,6 +12,7 @@ export class SessionSubscriptions {
   constructor(
     private readonly feed: ResourceFeed,
     private readonly notify: (uri: string) => Promise<void>,
+    private readonly hears: (uri: string) => Promise<boolean>,
   ) {}
 
   /** Resolves once changes to `uri` will be heard. */
@@ -31,6 +33,9 @@ export class SessionSubscriptions {
   }
 
   private onChange(e: ServerEvent): void {
-    if (e.kind === 'resource_updated' && this.uris.has(e.uri)) void this.notify(e.uri).catch(() => undefined);
+    if (e.kind !== 'resource_updated' || !this.uris.has(e.uri)) return;
+    void this.hears(e.uri)
+      .then((yes) => (yes && this.uris.has(e.uri) ? this.notify(e.uri) : undefined))
+      .catch(() => undefined);
   }
 }

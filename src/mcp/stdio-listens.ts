@@ -3,7 +3,8 @@
 // instance must send those notifications itself. This wraps the stdio transport to do the two things the HTTP
 // endpoint does for a listen (modern-http.ts keepWatchable): keep only the URIs the caller may watch, and hold the
 // listen until the feed watches from the current end of the change logs, so a write after the acknowledgement is
-// news. While a listen is open, each change the feed reports is sent by the modern instance, for the entry to route.
+// news. While a listen is open, each change the feed reports to a URI it listens to is sent by the modern instance,
+// for the entry to route, if the caller may still read the resource (checked as each change is delivered).
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { ResourceFeed } from './resource-feed.js';
@@ -23,7 +24,8 @@ export class StdioListens implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  private readonly open = new Set<RequestId>();
+  /** Open listens, with the URIs each listens to. */
+  private readonly open = new Map<RequestId, string[]>();
   private unsubscribe: (() => void) | null = null;
   private sendUpdate: ((uri: string) => Promise<void>) | null = null;
   /** Inbound messages reach the entry in order, even when a listen waits for the feed. */
@@ -32,7 +34,7 @@ export class StdioListens implements Transport {
   constructor(
     private readonly inner: Transport,
     private readonly feed: ResourceFeed,
-    private readonly mayWatch: (uri: string) => Promise<boolean>,
+    private readonly watching: { mayWatch(uri: string): Promise<boolean>; hears(uri: string): Promise<'yes' | 'no' | 'lapsed'> },
   ) {
     inner.onclose = () => (this.stopListening(), this.onclose?.());
     inner.onerror = (err) => this.onerror?.(err);
@@ -69,18 +71,24 @@ export class StdioListens implements Transport {
   }
 
   private async opening(listen: ListenRequest): Promise<void> {
-    this.open.add(listen.id);
+    this.open.set(listen.id, []);
     this.unsubscribe ??= this.feed.subscribe((e) => this.changed(e));
     await this.feed.prepare();
     const notifications = listen.params?.notifications;
     const uris = notifications?.resourceSubscriptions;
     if (!Array.isArray(uris)) return;
-    const allowed = await Promise.all(uris.map((u) => (typeof u === 'string' ? this.mayWatch(u) : true)));
-    notifications!.resourceSubscriptions = uris.filter((_, i) => allowed[i]);
+    const allowed = await Promise.all(uris.map((u) => (typeof u === 'string' ? this.watching.mayWatch(u) : true)));
+    const kept = uris.filter((_, i) => allowed[i]);
+    notifications!.resourceSubscriptions = kept;
+    if (this.open.has(listen.id)) this.open.set(listen.id, kept.filter((u): u is string => typeof u === 'string'));
   }
 
   private changed(e: ServerEvent): void {
-    if (e.kind === 'resource_updated') void this.sendUpdate?.(e.uri).catch(() => undefined);
+    if (e.kind !== 'resource_updated' || ![...this.open.values()].some((uris) => uris.includes(e.uri))) return;
+    void this.watching
+      .hears(e.uri)
+      .then((h) => (h === 'yes' ? this.sendUpdate?.(e.uri) : undefined))
+      .catch(() => undefined);
   }
 
   private ended(id: RequestId): void {

@@ -8,11 +8,7 @@ import { depthWithin, JsonTooDeepError } from '../json-depth.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  JSONRPCMessageSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Credentials } from '../registry/types.js';
 import { readBody } from '../http/read-body.js';
 import type { Refusal } from './scope-preflight.js';
@@ -146,6 +142,8 @@ export class StreamableHttpEndpoint {
       this.sessions.delete(id);
       this.sessions.set(id, s);
     }
+    // Whom its notifications are checked for (server.ts): the caller as of this request, its GET stream's too.
+    if (s.state) s.state.seenAs = this.opts.credentials(req);
     return s;
   }
 

@@ -115,7 +115,11 @@ export function buildV2Server(catalog: McpCatalog, toolsets: string[], credentia
   server.setRequestHandler('resources/templates/list', () => v2(() => m.listResourceTemplates()));
   server.setRequestHandler('resources/read', (req) => v2(() => m.readResource(req.params.uri, creds())));
   if (era === 'legacy') {
-    const subscriptions = new SessionSubscriptions(feed, (uri) => server.sendResourceUpdated({ uri }));
+    const subscriptions = new SessionSubscriptions(
+      feed,
+      (uri) => server.sendResourceUpdated({ uri }),
+      async (uri) => (await m.hears(uri, creds())) === 'yes',
+    );
     server.onclose = () => subscriptions.close();
     server.setRequestHandler('resources/subscribe', (req) =>
       v2(async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type TestGateway, storeEnv } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
 import { modernPost } from '../helpers/modern-mcp.js';
+import { sseMessages } from '../helpers/sse-messages.js';
 import { MAIN } from '../helpers/paths.js';
 
 let gw: TestGateway;
@@ -41,31 +42,6 @@ async function secondProcess(): Promise<Client> {
   const client = new Client({ name: 'second-process', version: '1' });
   await client.connect(new StdioClientTransport(stdioEntry()));
   return client;
-}
-
-/** Reads JSON-RPC messages off an SSE response body as they come. */
-function sseMessages(body: ReadableStream<Uint8Array>) {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const seen: any[] = [];
-  let buffer = '';
-  let comments = 0;
-  const pump = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        if (frame.startsWith(':')) comments++;
-        const data = frame.split('\n').find((l) => l.startsWith('data: '));
-        if (data) seen.push(JSON.parse(data.slice(6)));
-      }
-    }
-  })();
-  return { seen, comments: () => comments, stop: () => reader.cancel().catch(() => undefined), pump };
 }
 
 describe('subscriptions/listen (2026-07-28)', () => {
