@@ -110,6 +110,14 @@ describe('facts and graph', () => {
     const all = await call('GET', '/memory/facts?q=profile.city&match=all&include_superseded=true');
     expect(all.body.facts.map((x: { object: string; superseded: boolean }) => `${x.object}:${x.superseded}`).sort()).toEqual(['Lisbon:true', 'Porto:false']);
     expect((await call('GET', '/memory/facts?q=carlos')).body.facts).toEqual([]);
+    // No search word (no q, an empty one, punctuation alone): every fact, the current ones first.
+    for (const q of ['', '?q=', '?q=---', `?q=${encodeURIComponent('🙂')}`]) {
+      const every = await call('GET', `/memory/facts${q}`);
+      expect(every.status, q).toBe(200);
+      expect(every.body.facts.map((x: { subject: string }) => x.subject)).toEqual(expect.arrayContaining(['profile.city', 'profile.name']));
+    }
+    const everyOne = (await call('GET', '/memory/facts?include_superseded=true')).body.facts as { superseded: boolean }[];
+    expect(everyOne.findIndex((f) => f.superseded)).toBeGreaterThan(everyOne.findLastIndex((f) => !f.superseded));
   });
 
   it('builds a graph of entries, entities and topics from own memory only', async () => {

@@ -93,7 +93,8 @@ export function searchFacts(
   const hit = (i: number) => `(f.norm LIKE '%' || ?${i + 6} || '%' OR lower(f.object) LIKE '%' || ?${i + 6} || '%')`;
   const hits = o.terms.map((_, i) => hit(i));
   const matches = hits.length === 0 ? '1 = 1' : hits.join(o.all ? ' AND ' : ' OR ');
-  const held = hits.length === 0 ? '0' : hits.map((h) => `CASE WHEN ${h} THEN 1 ELSE 0 END`).join(' + ');
+  // No term: no count to order by (a bare `ORDER BY 0` is a column position, refused by both databases).
+  const held = hits.length === 0 ? '' : `${hits.map((h) => `CASE WHEN ${h} THEN 1 ELSE 0 END`).join(' + ')} DESC, `;
   return db.all<FactRow>(
     `SELECT f.kind, f.subject, f.object, f.version, f.superseded_at, e.namespace, e.key, a.handle AS owner
      FROM memory_facts f JOIN memory_entries e ON e.id = f.entry_id LEFT JOIN agents a ON a.id = e.agent_id
@@ -101,7 +102,7 @@ export function searchFacts(
        AND (?1 = 1 OR f.superseded_at IS NULL) AND (CAST(?2 AS TEXT) IS NULL OR e.namespace = ?2)
        AND (e.expires_at IS NULL OR e.expires_at > ?5)
        AND (e.agent_id = ?3 OR e.visibility = 'public' OR e.agent_id IS NULL)
-     ORDER BY ${held} DESC, f.superseded_at IS NOT NULL, e.updated_at DESC, f.id LIMIT ?4`,
+     ORDER BY ${held}f.superseded_at IS NOT NULL, e.updated_at DESC, f.id LIMIT ?4`,
     [o.includeSuperseded ? 1 : 0, o.namespace, o.callerId, o.limit, o.now, ...o.terms],
   );
 }
