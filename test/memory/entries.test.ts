@@ -105,6 +105,21 @@ describe('entries', () => {
         expect(r.body.detail[0].loc, path).toEqual(loc);
       }
     }
+    // A "__proto__" key anywhere in a value is refused, naming where, and the entry is left as it was (zod had
+    // dropped the key and stored the rest, answering 200).
+    expect((await put('ns/proto', { value: { name: 'kept' } })).status).toBe(200);
+    for (const [raw, loc] of [
+      ['{"value":{"__proto__":{"admin":true},"name":"ann"}}', ['body', 'value']],
+      ['{"value":{"list":[1,{"__proto__":1}]}}', ['body', 'value', 'list', 1]],
+    ] as const) {
+      const r = await api(gw.url, 'PUT', '/memory/ns/proto', { raw, secret: a.secret });
+      expect(r.status, raw).toBe(422);
+      expect(r.body.detail[0].loc).toEqual(loc);
+      expect(r.body.detail[0].msg).toContain('__proto__');
+    }
+    expect((await get('ns/proto')).body).toMatchObject({ value: { name: 'kept' }, version: 1 });
+    const handoff = await api(gw.url, 'POST', '/handoff', { raw: '{"task":"look","context":{"a":{"__proto__":{}}}}', secret: a.secret });
+    expect(handoff.status).toBe(422);
     const big = await put('ns/big', { value: 'x'.repeat(3000) });
     expect(big.status).toBe(413);
     expect(big.body.error.limit).toBe(2048);

@@ -3,6 +3,7 @@
 // notifies an operator unless GATEWAY_OPERATOR_WEBHOOK_URL is set.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { jsonValue } from '../../src/registry/json-value.js';
 import { numberInput } from '../../src/registry/number-input.js';
 import { isOperator } from '../../src/auth/operator.js';
 import { GatewayError } from '../../src/errors.js';
@@ -80,7 +81,7 @@ export const handoffCreate = defineTool({
     'Without credentials the context is at most 16 KB, and a client parks a limited number an hour.',
   input: z.object({
     task: z.string().min(1).max(5000).describe('What the human should do.'),
-    context: z.json().optional().describe('Anything that helps: links, data, constraints.'),
+    context: jsonValue().optional().describe('Anything that helps: links, data, constraints.'),
     callback_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Signed webhook when it is resolved or expires.'),
     ttl_seconds: z.number().int().min(60).max(HANDOFF_MAX_TTL).default(HANDOFF_DEFAULT_TTL).describe('Seconds before it expires (default 24 h, max 30 days).'),
   }),
@@ -164,7 +165,7 @@ export const handoffComplete = defineTool({
   title: 'Complete a handoff (operator)',
   toolset: 'operator',
   description: 'Completes a parked handoff with a result (operator token).',
-  input: ResolveInput.extend({ result: z.json().describe('What the human did or found (text or JSON).') }),
+  input: ResolveInput.extend({ result: jsonValue().describe('What the human did or found (text or JSON).') }),
   auth: 'public',
   expose: { mcp: false },
   annotations: { destructiveHint: false },

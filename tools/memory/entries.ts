@@ -1,5 +1,6 @@
 // Memory entries: put (with compare-and-set and TTL), get, delete, list, history, one version.
 import { z } from 'zod';
+import { jsonValue } from '../../src/registry/json-value.js';
 import { numberInput } from '../../src/registry/number-input.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
@@ -34,7 +35,7 @@ function scratchpadWindow(ctx: ToolContext): SharedRateWindow {
 export const PutInput = z.object({
   namespace: Namespace,
   key: Key,
-  value: z.json().describe('Any JSON value.'),
+  value: jsonValue().describe('Any JSON value.'),
   visibility: Visibility.optional(),
   tags: Tags.optional(),
   pinned: z.boolean().optional().describe('Pinned entries lead the context card.'),

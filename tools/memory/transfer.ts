@@ -1,6 +1,7 @@
 // Export (JSONL with every kept version) and import (all or nothing) of an agent's memory.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { jsonValue } from '../../src/registry/json-value.js';
 import { GatewayError } from '../../src/errors.js';
 import { depthWithin, JsonTooDeepError } from '../../src/json-depth.js';
 import { defineTool } from '../../src/registry/define-tool.js';
@@ -20,7 +21,7 @@ const Line = z.object({
   expires_at: z.iso.datetime({ offset: true }).nullable().default(null),
   created_at: z.iso.datetime({ offset: true }).optional(),
   versions: z
-    .array(z.object({ version: z.number().int().min(1), value: z.json(), written_at: z.iso.datetime({ offset: true }) }))
+    .array(z.object({ version: z.number().int().min(1), value: jsonValue(), written_at: z.iso.datetime({ offset: true }) }))
     .min(1)
     .max(10_000),
 });

@@ -2,6 +2,7 @@
 // decrypted with the caller's Bearer secret, sent only to hosts the entry allows, through the egress guard,
 // never logged, and redacted from whatever the API sends back.
 import { z } from 'zod';
+import { jsonValue } from '../../src/registry/json-value.js';
 import { GatewayError } from '../../src/errors.js';
 import { isEgressError } from '../../src/egress/index.js';
 import { defineTool } from '../../src/registry/define-tool.js';
@@ -59,7 +60,7 @@ export const vaultCall = defineTool({
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET').describe('HTTP method.'),
     headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/), z.string().max(8000)).default({}).describe('Extra request headers.'),
     query: z.record(z.string(), z.string()).default({}).describe('Extra query parameters.'),
-    body: z.union([z.string(), z.json()]).optional().describe('Request body: a string, or JSON (sent as application/json).'),
+    body: z.union([z.string(), jsonValue()]).optional().describe('Request body: a string, or JSON (sent as application/json).'),
     auth: Auth,
     timeout_ms: z.number().int().min(100).max(60_000).default(15_000).describe('Total time limit.'),
     max_bytes: z.number().int().min(1).max(5 * 1024 * 1024).default(1024 * 1024).describe('Largest response body read.'),

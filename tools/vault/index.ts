@@ -1,6 +1,7 @@
 // The vault: secrets encrypted at rest under a key only the agent's own secret can derive. Store returns
 // metadata only; list never shows values; get decrypts one value for its owner.
 import { z } from 'zod';
+import { jsonValue } from '../../src/registry/json-value.js';
 import { GatewayError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
@@ -25,7 +26,7 @@ const Metadata = z
       .optional()
       .describe('Hosts /vault/call may send this credential to (e.g. api.example.com, *.example.com); any other host is refused.'),
   })
-  .catchall(z.json())
+  .catchall(jsonValue())
   .default({})
   .describe('Plaintext metadata (never secret), e.g. allowed_hosts, a description.');
 

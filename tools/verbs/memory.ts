@@ -2,6 +2,7 @@
 // context. Each action is a ctx.call to the memory tool it names, so validation, auth, limits and errors are
 // exactly that tool's; the verb itself only checks that the action and its required fields are there.
 import { z } from 'zod';
+import { jsonValue } from '../../src/registry/json-value.js';
 import { validationError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
@@ -19,7 +20,7 @@ const MemoryVerbInput = z.object({
   action: z.string().describe(`One of: ${MEMORY_ACTIONS.join(', ')}.`),
   namespace: z.string().optional().describe('Namespace (get, put, list, delete).'),
   key: z.string().optional().describe('Key (get, put, delete).'),
-  value: z.json().optional().describe('Any JSON value (put).'),
+  value: jsonValue().optional().describe('Any JSON value (put).'),
   handle: z.string().optional().describe("Owner handle, to reach another agent's shared namespace."),
   visibility: z.string().optional().describe('private or public (put).'),
   tags: z.array(z.string()).optional().describe('Tags (put).'),
