@@ -50,6 +50,13 @@ describe('GET /openapi.json', () => {
       expect(op, `${r.method} ${r.path}`).toBeDefined();
       expect(op.responses['422']).toBeDefined();
     }
+    // Every reference resolves within the document (a tool's $defs, such as a JSON value's, are components).
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]);
+    expect(refs.filter((r) => r.startsWith('#/components/schemas/') && r.includes('memory_put'))).not.toEqual([]);
+    for (const ref of new Set(refs)) {
+      const target = ref.slice(2).split('/').reduce((at: any, part) => at?.[part], doc);
+      expect(target, ref).toBeDefined();
+    }
     const reg = doc.paths['/agents/register'].post;
     expect(reg.requestBody.content['application/json'].schema.properties.handle.type).toBe('string');
     expect(reg.requestBody.content['application/json'].schema.required).toContain('handle');

@@ -4,6 +4,7 @@ import { paymentInfo } from '../billing/x402/discovery.js';
 import type { Registry } from '../registry/registry.js';
 import type { Tool } from '../registry/types.js';
 import type { Route } from './route.js';
+import { hoistDefs } from './openapi-defs.js';
 
 type Json = Record<string, unknown>;
 
@@ -80,8 +81,8 @@ function responses(route: Route, tool: Tool): Json {
   return out;
 }
 
-function operation(route: Route, tool: Tool, operationId: string, payments?: PaymentSettings): Json {
-  const schema = tool.inputJsonSchema as { properties?: Record<string, Json>; required?: string[]; additionalProperties?: unknown };
+function operation(route: Route, tool: Tool, operationId: string, input: Json, payments?: PaymentSettings): Json {
+  const schema = input as { properties?: Record<string, Json>; required?: string[]; additionalProperties?: unknown };
   const props = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
   const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -147,11 +148,14 @@ const GATEWAY_INFO: OpenApiInfo = {
 export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: string, version: string, info: OpenApiInfo = GATEWAY_INFO): Json {
   const paths: Record<string, Json> = {};
   const used = new Map<string, number>();
+  /** The definitions that tools' input schemas refer to (openapi-defs.ts). */
+  const defs: Record<string, Json> = {};
   const add = (r: Route, path: string, tool: Tool) => {
     const n = (used.get(tool.name) ?? 0) + 1;
     used.set(tool.name, n);
     const id = n === 1 ? tool.name : `${tool.name}_${n}`;
-    (paths[path] ??= {})[r.method.toLowerCase()] = operation({ ...r, path }, tool, id, registry.services.payments);
+    const input = hoistDefs(tool.inputJsonSchema as Json, tool.name, defs);
+    (paths[path] ??= {})[r.method.toLowerCase()] = operation({ ...r, path }, tool, id, input, registry.services.payments);
   };
   for (const r of routes) {
     if (r.hidden) continue;
@@ -187,6 +191,7 @@ export function buildOpenApi(routes: Route[], registry: Registry, baseUrl: strin
         revenueBearer: { type: 'http', scheme: 'bearer', description: 'The revenue key as a Bearer token (commercial API).' },
       },
       schemas: {
+        ...defs,
         Error: {
           type: 'object',
           required: ['error'],
