@@ -58,6 +58,10 @@ export function restError(err: unknown): RestError {
       retryAfter = wait;
       details.push({ '@type': RETRY_INFO, retryDelay: `${wait}s` });
     }
+  } else if (e.data?.reason === 'body_too_large') {
+    // 413 as on every other route (GATEWAY_MAX_BODY_BYTES); no A2A error names it.
+    [status, name] = [413, 'INVALID_ARGUMENT'];
+    details.push({ '@type': ERROR_INFO, reason: 'BODY_TOO_LARGE', domain: 'agent-gateway', metadata: metadataOf(e.data) });
   } else if (e.code === RPC.AUTHENTICATION) {
     // An unknown secret or key is 403 as over REST; a missing one 401.
     status = e.data?.status === 401 ? 401 : 403;

@@ -57,7 +57,7 @@ async function bodyOf(req: IncomingMessage, maxBytes: number, maxDepth: number):
     throw new RpcError(RPC.CONTENT_TYPE_NOT_SUPPORTED, `Content-Type ${type} is not supported: send application/a2a+json or application/json.`);
   }
   const text = await readBody(req, maxBytes);
-  if (text === null) throw new RpcError(RPC.INVALID_REQUEST, `Invalid request: the body is larger than ${maxBytes} bytes.`);
+  if (text === null) throw new RpcError(RPC.INVALID_REQUEST, `Invalid request: the body is larger than ${maxBytes} bytes.`, { reason: 'body_too_large', limit: maxBytes });
   if (text.trim() === '') return {};
   let body: unknown;
   try {

@@ -120,6 +120,10 @@ describe('A2A v1.0 over HTTP+JSON, official 1.x client', () => {
     const wrongType = await rest('POST', '/message:send', { body: 'hello', headers: { 'content-type': 'text/plain' } });
     expect(wrongType.status).toBe(400);
     expect(wrongType.json().error.details[0].reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
+    // A body over GATEWAY_MAX_BODY_BYTES is 413, as on every other route (no A2A error names it).
+    const big = await rest('POST', '/message:send', { body: JSON.stringify({ pad: 'x'.repeat(8 * 1024 * 1024) }) });
+    expect(big.status).toBe(413);
+    expect(big.json().error.details[0]).toMatchObject({ reason: 'BODY_TOO_LARGE', metadata: { limit: String(8 * 1024 * 1024) } });
 
     const oldVersion = await rest('POST', '/message:send', { body: '{}', headers: { 'A2A-Version': '0.3' } });
     expect(oldVersion.status).toBe(400);
