@@ -53,6 +53,15 @@ describe('gateway-local with the openai client', () => {
     expect(c.choices[0].message.content).toContain('paid calculator');
   });
 
+  it("answers an agent's long message from its memory (searched by its first words), not with a 400 about a field it never sent", async () => {
+    const a = await register(gw.url, 'chat-long');
+    expect((await api(gw.url, 'PUT', '/memory/trips/lisbon', { secret: a.secret, body: { value: 'The Lisbon trip starts on 4 May at the Alfama hotel.' } })).status).toBe(200);
+    const long = `What did I note about the Lisbon trip? ${'Some context about my plans and the people coming along. '.repeat(40)}`;
+    expect(long.length).toBeGreaterThan(2000);
+    const c = await client(a.secret).chat.completions.create({ model: 'gateway-local', messages: [{ role: 'user', content: long }] });
+    expect(c.choices[0].message.content).toContain('Alfama');
+  });
+
   it('earlier user turns give context to a follow-up', async () => {
     const c = await client().chat.completions.create({
       model: 'gateway-local',

@@ -4,6 +4,7 @@
 // caller has no memory to draw on.
 import type { ToolContext } from '../../src/registry/types.js';
 import type { Ranked } from './catalog.js';
+import { QUESTION_MAX } from '../memory/search.js';
 
 /** Words that say the question is about what the caller stored rather than about the gateway. */
 const MEMORY_CUE =
@@ -26,7 +27,10 @@ export const asksMemory = (q: string): boolean => MEMORY_CUE.test(q);
 /** The caller's memory entries most relevant to the question (none for an anonymous caller). */
 export async function recall(ctx: ToolContext, q: string): Promise<MemoryHit[]> {
   if (!ctx.caller.agent) return [];
-  return ((await ctx.call('memory_search', { q, limit: QUOTED })) as { results: MemoryHit[] }).results;
+  // A long message (a chat turn) is searched by its first words: the search takes QUESTION_MAX characters, and
+  // refusing the chat for a field the caller never named would be wrong.
+  const question = q.length <= QUESTION_MAX ? q : q.slice(0, QUESTION_MAX).replace(/\s+\S*$/, '');
+  return ((await ctx.call('memory_search', { q: question, limit: QUOTED })) as { results: MemoryHit[] }).results;
 }
 
 function asResult(ctx: ToolContext, h: MemoryHit, top: number): Ranked {

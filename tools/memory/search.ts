@@ -9,9 +9,11 @@ import { runMemorySearch } from './ranked-search.js';
 import { corpusStats } from './store/search.js';
 
 const NamespaceFilter = z.string().max(64).optional().describe('Only this namespace (default all).');
+/** The longest question memory_search takes. */
+export const QUESTION_MAX = 500;
 const Question = z
   .string()
-  .max(500)
+  .max(QUESTION_MAX)
   .default('')
   .describe('What to find, in plain language or keywords: "When did Caroline go to the support group?" works as it is. word* matches a prefix.');
 export const memorySearch = defineTool({
