@@ -87,3 +87,8 @@ export async function usageOf(db: Db, keyId: string, period: string): Promise<Re
   const rows = await db.all<{ scope: string; used: number }>('SELECT scope, used FROM key_usage WHERE key_id = ? AND period = ?', [keyId, period]);
   return Object.fromEntries(rows.map((r) => [r.scope, r.used]));
 }
+
+/** Revokes the unrevoked keys issued with an agent's secret (the secret rotated); returns how many. */
+export async function revokeAgentKeys(q: Queryable, agentId: string, now: number): Promise<number> {
+  return (await q.run('UPDATE api_keys SET revoked_at = ? WHERE agent_id = ? AND revoked_at IS NULL', [now, agentId])).changes;
+}

@@ -1,6 +1,6 @@
 // SQL for the OAuth authorization server (migration 021): oidc-provider's records, keyed by the SHA-256 of
 // their id, and the consents behind the connected-clients list.
-import type { Db } from './db.js';
+import type { Db, Queryable } from './db.js';
 
 export interface OAuthRecord {
   payload: string;
@@ -114,19 +114,24 @@ export const liveConsents = (db: Db, agentId: string, now: number): Promise<Cons
     [agentId, now],
   );
 
-/** Revokes every grant (and its tokens and codes) the agent gave one client; returns how many grants. */
-export async function revokeClient(db: Db, agentId: string, clientId: string): Promise<number> {
-  return db.transaction(async (tx) => {
-    const grants = await tx.all<{ grant_id: string }>('SELECT grant_id FROM oauth_consents WHERE agent_id = ? AND client_id = ?', [agentId, clientId]);
-    let live = 0;
-    for (const { grant_id } of grants) {
-      live += (await tx.run(`DELETE FROM oauth_records WHERE kind = 'Grant' AND grant_id = ?`, [grant_id])).changes;
-      await destroyGrant(tx, grant_id);
-    }
-    await tx.run('DELETE FROM oauth_consents WHERE agent_id = ? AND client_id = ?', [agentId, clientId]);
-    return live;
-  });
+/** Revokes the grants (and their tokens and codes) the agent gave one client, or every client; returns how many were live. */
+async function revokeConsents(tx: Queryable, agentId: string, clientId?: string): Promise<number> {
+  const [filter, params] = clientId === undefined ? ['', [agentId]] : [' AND client_id = ?', [agentId, clientId]];
+  const grants = await tx.all<{ grant_id: string }>(`SELECT grant_id FROM oauth_consents WHERE agent_id = ?${filter}`, params);
+  let live = 0;
+  for (const { grant_id } of grants) {
+    live += (await tx.run(`DELETE FROM oauth_records WHERE kind = 'Grant' AND grant_id = ?`, [grant_id])).changes;
+    await destroyGrant(tx, grant_id);
+  }
+  await tx.run(`DELETE FROM oauth_consents WHERE agent_id = ?${filter}`, params);
+  return live;
 }
+
+/** Revokes every grant (and its tokens and codes) the agent gave one client; returns how many grants. */
+export const revokeClient = (db: Db, agentId: string, clientId: string): Promise<number> => db.transaction((tx) => revokeConsents(tx, agentId, clientId));
+
+/** Revokes every grant the agent gave any client, in the caller's transaction (its secret rotated). */
+export const revokeAllClients = (tx: Queryable, agentId: string): Promise<number> => revokeConsents(tx, agentId);
 
 /** The agent with this id, if it still exists (the authorization server's account lookup). */
 export const agentById = (db: Db, id: string): Promise<{ id: string; handle: string } | undefined> =>

@@ -108,6 +108,20 @@ describe.skipIf(!hasChromium)('connected clients, DCR and registering on the sig
     expect((await api(gw.url, 'GET', '/connections', { secret: owner.secret })).body.clients).toEqual([]);
   }, 60_000);
 
+  it("ends the connections signed in with a secret when it is rotated (a leaked secret's holder may have made them)", async () => {
+    const agent = await register(gw.url, 'conn-rotated');
+    const ctx = await browser.newContext();
+    const tokens = await obtainTokens(ctx, { gatewayUrl: gw.url, client: cimd, resource: mcpAgent }, agent, 'read');
+    await ctx.close();
+    expect(await mcpStatus(mcpAgent, tokens.access_token)).toBe(200);
+    const r = await api(gw.url, 'POST', `/agents/${agent.handle}/secret`, { secret: agent.secret });
+    expect(r.body.revoked).toEqual({ oauth_connections: 1, api_keys: 0 });
+    expect(await mcpStatus(mcpAgent, tokens.access_token)).toBe(401);
+    const refreshed = await tokenRequest(`${gw.url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: cimd.clientId, resource: mcpAgent });
+    expect(refreshed.status).toBe(400);
+    expect((await api(gw.url, 'GET', '/connections', { secret: r.body.secret })).body.clients).toEqual([]);
+  }, 60_000);
+
   it('ends an agent\'s tokens when the agent is deleted', async () => {
     const gone = await register(gw.url, 'conn-gone');
     const ctx = await browser.newContext();

@@ -172,6 +172,26 @@ describe('owner routes: 401 without credentials, 403 for wrong ones or another a
     expect((await api(gw.url, 'GET', '/agents/me', { secret: a.secret })).status).toBe(403);
     expect((await api(gw.url, 'GET', '/agents/me', { secret: r.body.secret })).body.handle).toBe('rotator');
   });
+
+  it('rotating revokes the API keys issued with the old secret, unless asked to keep them', async () => {
+    const usage = (key: string) => api(gw.url, 'GET', '/keys/usage', { headers: { 'x-api-key': key } });
+    for (const [handle, keep] of [
+      ['rotate-leaked', false],
+      ['rotate-routine', true],
+    ] as const) {
+      const a = await register(gw.url, handle);
+      const key = (await api(gw.url, 'POST', '/keys/issue', { secret: a.secret, body: { email: `${handle}@example.com` } })).body.key as string;
+      const other = await register(gw.url, `${handle}-other`);
+      const othersKey = (await api(gw.url, 'POST', '/keys/issue', { secret: other.secret, body: { email: `${handle}-other@example.com` } })).body.key as string;
+      expect((await usage(key)).status).toBe(200);
+      const r = await api(gw.url, 'POST', `/agents/${handle}/secret`, { secret: a.secret, body: keep ? { keep_connections: true } : {} });
+      expect(r.status).toBe(200);
+      expect(r.body.revoked).toEqual(keep ? { oauth_connections: 0, api_keys: 0 } : { oauth_connections: 0, api_keys: 1 });
+      expect((await usage(key)).status, handle).toBe(keep ? 200 : 403);
+      // Another agent's key is untouched.
+      expect((await usage(othersKey)).status).toBe(200);
+    }
+  });
 });
 
 describe('invites, provenance and the identity card', () => {

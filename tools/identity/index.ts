@@ -11,6 +11,8 @@ import { inviteUrl, publicProfile } from './profile.js';
 import * as store from './store.js';
 import { rekeyVault } from '../vault/rekey.js';
 import { revokeAgentLogins } from '../../src/store/vault-logins.js';
+import { revokeAllClients } from '../../src/store/oauth.js';
+import { revokeAgentKeys } from '../../src/store/keys.js';
 import { takeAnonymousCreateOf } from '../../src/anonymous-creates.js';
 import { REFERRAL_WINDOW_MS } from '../../src/store/retention.js';
 
@@ -159,8 +161,14 @@ export const agentRotateSecret = defineTool({
   name: 'agent_rotate_secret',
   title: 'Rotate the agent secret',
   toolset: 'identity',
-  description: 'Replaces the agent secret; the new one is returned once and the old one stops working at once. Vault entries are re-encrypted under the new secret.',
-  input: z.object({ handle: HandleRef }),
+  description:
+    'Replaces the agent secret; the new one is returned once and the old one stops working at once. Vault entries are re-encrypted under the new secret. ' +
+    'Whatever the old secret made stops too, since whoever held it could have made them: the OAuth connections signed in with it (their apps sign in again) ' +
+    'and the API keys issued with it. keep_connections: true keeps both (a routine rotation of a secret that did not leak).',
+  input: z.object({
+    handle: HandleRef,
+    keep_connections: z.boolean().default(false).describe('Keep the OAuth connections and API keys made with the old secret (default: revoke them).'),
+  }),
   auth: 'owner',
   selfField: 'handle',
   annotations: { destructiveHint: true, idempotentHint: false },
@@ -171,15 +179,21 @@ export const agentRotateSecret = defineTool({
     // handle, not an OAuth token).
     if (!current || login) throw new GatewayError('unauthorized', 'Rotating the secret needs the current secret in Authorization: Bearer.');
     const secret = newSecret();
+    const revoked = { oauth_connections: 0, api_keys: 0 };
     await ctx.db.transaction(async (tx) => {
       // The vault key derives from the secret: re-encrypt under the new one in the same transaction.
       await rekeyVault(tx, me.id, current, secret);
       await store.setSecretHash(tx, me.id, hashSecret(secret));
       // Handles vault_login minted carry the old vault key, and the old secret's authority: they end with it.
       await revokeAgentLogins(tx, me.id, ctx.clock.now());
+      // So do the credentials it made (a leaked secret's holder may have made some), unless asked to keep them.
+      if (!input.keep_connections) {
+        revoked.oauth_connections = await revokeAllClients(tx, me.id);
+        revoked.api_keys = await revokeAgentKeys(tx, me.id, ctx.clock.now());
+      }
     });
     ctx.services.forgetAgent(me.id);
-    return { handle: input.handle, secret, notice: 'The previous secret no longer works. Store this one now.' };
+    return { handle: input.handle, secret, revoked, notice: 'The previous secret no longer works. Store this one now.' };
   },
 });
 
