@@ -8,7 +8,7 @@ import { requireEngine } from '../engines.js';
 import { GatewayError, validationError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { microToUsd } from './prices.js';
-import type { Hold, HoldRequest, PaymentChoice, Rail } from './rails.js';
+import { PAYMENT_METHOD_ID, PAYMENT_METHOD_MESSAGE, type Hold, type HoldRequest, type PaymentChoice, type Rail } from './rails.js';
 
 /** Micro-dollars in one cent. */
 const MICRO_PER_CENT = 10_000;
@@ -16,8 +16,6 @@ const MICRO_PER_CENT = 10_000;
 export const CARD_MIN_CENTS = 50;
 /** How long Stripe keeps an online card authorisation capturable before it cancels it (customer-initiated). */
 export const CARD_HOLD_MAX_MS = 7 * 24 * 3600 * 1000;
-/** A PaymentMethod id, or one of Stripe's test-mode tokens (pm_card_visa, pm_card_chargeDeclined…). */
-const PAYMENT_METHOD_ID = /^pm_[A-Za-z0-9_]{1,250}$/;
 /** Stripe keys, wherever they might show up in a message from Stripe (it echoes a masked key on 401). */
 const KEY_PATTERN = /\b(?:sk|rk|pk)_(?:test|live)_[A-Za-z0-9*]+/g;
 
@@ -75,7 +73,7 @@ export class CardRail implements Rail {
     const paymentMethod = p.paymentMethod ?? '';
     if (!PAYMENT_METHOD_ID.test(paymentMethod)) {
       throw validationError([
-        { loc: ['body', 'payment_method'], msg: 'must be a Stripe PaymentMethod id (pm_…; in test mode e.g. pm_card_visa)', type: 'value_error' },
+        { loc: ['body', 'payment_method'], msg: PAYMENT_METHOD_MESSAGE, type: 'value_error' },
       ]);
     }
     const cents = toCents(req.amount);

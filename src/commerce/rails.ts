@@ -7,6 +7,10 @@ import type { BatchStatement } from '../store/db.js';
 
 export type RailName = 'credits' | 'x402' | 'card';
 
+/** A Stripe PaymentMethod id, or one of Stripe's test-mode tokens (pm_card_visa, pm_card_chargeDeclined…). */
+export const PAYMENT_METHOD_ID = /^pm_[A-Za-z0-9_]{1,250}$/;
+export const PAYMENT_METHOD_MESSAGE = 'must be a Stripe PaymentMethod id (pm_…; in test mode e.g. pm_card_visa)';
+
 /** What a placed order holds: enough to capture or release it later, from the order row alone. */
 export interface Hold {
   rail: RailName;

@@ -441,6 +441,12 @@ describe('without a model', () => {
       expect(r.status).toBe(503);
       expect(r.body.error.code).toBe('model_not_configured');
       expect((await api(bare.apiUrl, 'GET', '/usage', { headers: key(k) })).body.balance).toBe(10_000_000);
+      // Bad input is still a 422 first, naming the field.
+      for (const payment_method of ['abc', '', 'pm_card visa']) {
+        const bad = await api(bare.apiUrl, 'POST', '/copy/orders', { body: { type: 'ad', brief: 'Tea', platform: 'Facebook', payment_method }, headers: key(k) });
+        expect(bad.status, payment_method).toBe(422);
+        expect(bad.body.detail[0].loc).toEqual(['body', 'payment_method']);
+      }
     } finally {
       await bare.cleanup();
     }

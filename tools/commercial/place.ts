@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { newId } from '../../src/auth/secrets.js';
 import { microToUsd } from '../../src/commerce/prices.js';
-import type { Hold, PaymentChoice, Rail, RailName } from '../../src/commerce/rails.js';
+import { PAYMENT_METHOD_ID, PAYMENT_METHOD_MESSAGE, type Hold, type PaymentChoice, type Rail, type RailName } from '../../src/commerce/rails.js';
 import { paymentRequiredError } from '../../src/billing/challenge.js';
 import { X402Rail } from '../../src/commerce/x402-rail.js';
 import { GatewayError } from '../../src/errors.js';
@@ -17,9 +17,10 @@ import { newWebhookSecret } from '../webhooks/index.js';
 
 /** Fields every order takes beside its own: how to pay by card, and where to hear of its completion. */
 export const OrderExtras = {
+  // Checked here too, so a malformed id is a 422 before anything else (a gateway without a model answered 503 first).
   payment_method: z
     .string()
-    .max(255)
+    .regex(PAYMENT_METHOD_ID, PAYMENT_METHOD_MESSAGE)
     .optional()
     .describe('Pay by card: a Stripe PaymentMethod id (pm_…), authorised now and captured only on delivery. Without it: x402 (PAYMENT-SIGNATURE) or the prepaid balance.'),
   webhook_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Told (a signed POST) when the order is delivered, accepted, failed or canceled.'),
