@@ -1,7 +1,8 @@
 // A subscription is heard only while its caller may read the resource: checked as each change is delivered, not
 // only when it subscribed. After a share is revoked or an entry made private, a 2025-era session (v1 client), a
 // 2026-07-28 listen stream over HTTP and one over stdio (v2 client) hear nothing more of it; a suspended agent's
-// session hears nothing and its listen stream ends, so its client comes back as it is now.
+// session hears nothing and its listen stream ends, so its client comes back as it is now; and a handle deleted and
+// registered again by a new agent does not pass the new agent's private writes to the old one's subscribers.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -130,5 +131,28 @@ it("a suspended agent's session hears nothing, and its listen stream ends", asyn
   } finally {
     await Promise.all([s.close(), l.close()]);
     await api(gw.url, 'POST', `/operator/agents/${owner.handle}/unsuspend`, { headers: { 'x-operator-token': OP } });
+  }
+});
+
+it('a handle deleted and registered again by a new agent: its private writes are not heard by the old subscribers', async () => {
+  const first = await register(gw.url, 'sub-reused');
+  const uri = 'memory://sub-reused/notes/open';
+  await put(first, 'notes/open', { value: 1, visibility: 'public' });
+  const s = await session(stranger, [uri]);
+  const l = await listen(stranger, [uri]);
+  const counts = () => [s.heard.length, l.heard().length];
+  try {
+    // The write made before subscribing may still be news to a feed that was already running: counted from here.
+    await quiet();
+    const [session0, listen0] = counts();
+    await put(first, 'notes/open', { value: 2 });
+    await eventually(async () => expect(counts()).toEqual([session0 + 1, listen0 + 1]));
+    expect((await api(gw.url, 'DELETE', '/agents/sub-reused', { secret: first.secret })).status).toBeLessThan(300);
+    const second = await register(gw.url, 'sub-reused');
+    await put(second, 'notes/open', { value: 'the new agent’s private note' });
+    await quiet();
+    expect(counts()).toEqual([session0 + 1, listen0 + 1]);
+  } finally {
+    await Promise.all([s.close(), l.close()]);
   }
 });
