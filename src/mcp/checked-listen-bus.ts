@@ -8,10 +8,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { ResourceFeed } from './resource-feed.js';
+import type { Hearing } from './listen-filter.js';
 
 export interface ListenScope {
   /** Whether the stream's caller hears of a change to `uri` now (McpMethods.hears with the stream's credentials). */
-  hears(uri: string): Promise<'yes' | 'no' | 'lapsed'>;
+  hears(uri: string): Promise<Hearing>;
   /** The URIs the stream listens to (as acknowledged). */
   uris: ReadonlySet<string>;
   /** Ends the stream. */

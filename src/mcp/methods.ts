@@ -22,6 +22,7 @@ export type { McpCatalog } from './mcp-catalog.js';
 import { matchTemplate } from './uri-template.js';
 import { tracing } from '../tracing/state.js';
 import { callable, effectiveSelection, listed } from './tool-surface.js';
+import type { Hearing } from './listen-filter.js';
 
 export const SERVER_NAME = 'agent-gateway';
 export const SERVER_VERSION = '1.6.0';
@@ -321,7 +322,7 @@ export function mcpMethods(catalog: McpCatalog, selection: string[], session?: M
      * handle taken by a new agent); 'lapsed' when its credentials no longer act for anyone (a token expired or
      * revoked, a secret rotated, the agent suspended), for a stream that should then end so its client comes back as it is now.
      */
-    async hears(uri: string, credentials: Credentials): Promise<'yes' | 'no' | 'lapsed'> {
+    async hears(uri: string, credentials: Credentials): Promise<Hearing> {
       if (await this.mayWatch(uri, credentials)) return 'yes';
       const caller = await registry.resolve(credentials);
       return caller.badBearer || caller.badLogin || caller.agent?.suspended_at != null ? 'lapsed' : 'no';

@@ -17,6 +17,7 @@ import type { ResourceFeed } from './resource-feed.js';
 import { clientBlock } from '../auth/client-key.js';
 import { ClientShares } from '../client-share.js';
 import { CheckedListenBus } from './checked-listen-bus.js';
+import { keepWatchable, type Hearing } from './listen-filter.js';
 
 /** The per-request server: the toolsets the URL asks for and the caller's credentials. */
 export type ModernServerFactory = (toolsets: string[], credentials: Credentials) => Server;
@@ -66,7 +67,7 @@ export class ModernHttpEndpoint {
     private readonly feed: ResourceFeed,
     private readonly watching: {
       mayWatch(uri: string, credentials: Credentials): Promise<boolean>;
-      hears(uri: string, credentials: Credentials): Promise<'yes' | 'no' | 'lapsed'>;
+      hears(uri: string, credentials: Credentials): Promise<Hearing>;
     },
     /** Answers plain tools/call requests without the SDK's per-request server (modern-direct.ts). */
     private readonly direct?: DirectToolCalls,
@@ -114,11 +115,12 @@ export class ModernHttpEndpoint {
     if (this.refuseParamHeaders(req, res, outcome)) return;
     const call = this.direct && plainToolCall(req, outcome, (tool) => this.direct!.asks(tool));
     if (call) return this.direct!.answer(res, call, scope.toolsets, scope.credentials);
-    const m = body as { method?: unknown; id?: unknown } | null;
+    const m = body as { method?: unknown; id?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
     const withAuth = Object.assign(req, { auth: { token: '', clientId: 'agent-gateway', scopes: [], extra: { ...scope } } });
     if (m?.method !== 'subscriptions/listen') return this.serve(withAuth, res, body);
     if (!this.holdListen(res, scope.credentials, m.id)) return;
-    const uris = await this.keepWatchable(body, scope.credentials);
+    await this.feed.prepare();
+    const uris = new Set(await keepWatchable(m.params?.notifications, (uri) => this.watching.mayWatch(uri, scope.credentials)));
     const hears = (uri: string) => this.watching.hears(uri, scope.credentials);
     await this.bus.within({ hears, uris, end: () => res.destroy() }, () => this.serve(withAuth, res, body));
   }
@@ -153,21 +155,6 @@ export class ModernHttpEndpoint {
     this.listens.add(res, client);
     res.once('close', () => this.listens.remove(res));
     return true;
-  }
-
-  /**
-   * A subscriptions/listen request keeps only the resource URIs the caller may watch; the SDK's acknowledgement
-   * then lists what is honoured, so the client sees which were refused. Returns those it keeps.
-   */
-  private async keepWatchable(body: unknown, credentials: Credentials): Promise<Set<string>> {
-    const m = body as { params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
-    const uris = m?.params?.notifications?.resourceSubscriptions;
-    if (!Array.isArray(uris)) return new Set();
-    await this.feed.prepare();
-    const allowed = await Promise.all(uris.map((u) => (typeof u === 'string' ? this.watching.mayWatch(u, credentials) : true)));
-    const kept = uris.filter((_, i) => allowed[i]);
-    m!.params!.notifications!.resourceSubscriptions = kept;
-    return new Set(kept.filter((u): u is string => typeof u === 'string'));
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { ResourceFeed } from './resource-feed.js';
+import { keepWatchable, type Hearing } from './listen-filter.js';
 
 type RequestId = string | number;
 interface ListenRequest {
@@ -34,7 +35,7 @@ export class StdioListens implements Transport {
   constructor(
     private readonly inner: Transport,
     private readonly feed: ResourceFeed,
-    private readonly watching: { mayWatch(uri: string): Promise<boolean>; hears(uri: string): Promise<'yes' | 'no' | 'lapsed'> },
+    private readonly watching: { mayWatch(uri: string): Promise<boolean>; hears(uri: string): Promise<Hearing> },
   ) {
     inner.onclose = () => (this.stopListening(), this.onclose?.());
     inner.onerror = (err) => this.onerror?.(err);
@@ -74,21 +75,21 @@ export class StdioListens implements Transport {
     this.open.set(listen.id, []);
     this.unsubscribe ??= this.feed.subscribe((e) => this.changed(e));
     await this.feed.prepare();
-    const notifications = listen.params?.notifications;
-    const uris = notifications?.resourceSubscriptions;
-    if (!Array.isArray(uris)) return;
-    const allowed = await Promise.all(uris.map((u) => (typeof u === 'string' ? this.watching.mayWatch(u) : true)));
-    const kept = uris.filter((_, i) => allowed[i]);
-    notifications!.resourceSubscriptions = kept;
-    if (this.open.has(listen.id)) this.open.set(listen.id, kept.filter((u): u is string => typeof u === 'string'));
+    const kept = await keepWatchable(listen.params?.notifications, (uri) => this.watching.mayWatch(uri));
+    if (this.open.has(listen.id)) this.open.set(listen.id, kept);
   }
 
   private changed(e: ServerEvent): void {
-    if (e.kind !== 'resource_updated' || ![...this.open.values()].some((uris) => uris.includes(e.uri))) return;
+    if (e.kind !== 'resource_updated' || !this.listensTo(e.uri)) return;
     void this.watching
       .hears(e.uri)
       .then((h) => (h === 'yes' ? this.sendUpdate?.(e.uri) : undefined))
       .catch(() => undefined);
+  }
+
+  private listensTo(uri: string): boolean {
+    for (const uris of this.open.values()) if (uris.includes(uri)) return true;
+    return false;
   }
 
   private ended(id: RequestId): void {
