@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import type { Registry } from '../registry/registry.js';
 import type { Config } from '../config.js';
 import { mountRoutes } from './mount.js';
+import { GatewayRequest } from './request.js';
 import { GatewayResponse } from './response.js';
 import { secretInQuery } from './query-secrets.js';
 import type { Route } from './route.js';
@@ -40,11 +41,12 @@ export function buildRouter(deps: HttpDeps): Router {
 export function createHttpServer(deps: HttpDeps): http.Server {
   const router = buildRouter(deps);
   const { log } = deps;
-  return http.createServer({ keepAliveTimeout: 65_000, ServerResponse: GatewayResponse }, (req, res) => {
+  return http.createServer({ keepAliveTimeout: 65_000, IncomingMessage: GatewayRequest, ServerResponse: GatewayResponse }, (req, res) => {
     const r = res as GatewayResponse;
     r.started = performance.now();
     const id = requestId(req);
     r.requestId = id;
+    (req as GatewayRequest).requestId = id;
     r.log = log;
     // The request's server span, continuing its traceparent, while tracing is on (docs/decisions/tracing.md).
     const span = tracing === null ? undefined : tracing.httpRequest(req, res, id);

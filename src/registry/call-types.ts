@@ -27,6 +27,8 @@ export interface Credentials {
   /** Client address, for anonymous rate limits and provenance. */
   ip: string;
   transport: Transport;
+  /** The HTTP request's id (X-Request-Id), for the log line of a call that fails inside; none off HTTP. */
+  requestId?: string;
 }
 
 export interface AgentRef {

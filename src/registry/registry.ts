@@ -198,7 +198,7 @@ export class Registry {
     } catch (err) {
       if (charge) await charge.release().catch(() => undefined);
       const ge = toGatewayError(err);
-      if (ge.code === 'internal_error') this.deps.base.log.error({ err, tool: name }, 'tool failed');
+      if (ge.code === 'internal_error') this.deps.base.log.error({ err, tool: name, id: caller.credentials.requestId }, 'tool failed');
       this.emit({ tool, caller, ok: false, code: ge.code, ms: performance.now() - started });
       throw ge;
     }
