@@ -257,12 +257,18 @@ describe('authentication', () => {
     expect((await api(gw.url, 'POST', `/v1/entitlements/appstore?secret=${a.secret}`, { body })).status).toBe(400);
   });
 
-  it('answers 503 where the App Store is not configured', async () => {
+  it('answers 503 where the App Store is not configured, after the credentials are checked', async () => {
     const bare = await startGateway();
     try {
       const a = await register(bare.url, 'ent-bare');
-      const r = await api(bare.url, 'POST', '/v1/entitlements/appstore', { body: { handle: a.handle, signed_transaction: await signed() }, secret: a.secret });
+      const b = await register(bare.url, 'ent-bare-other');
+      const body = { handle: a.handle, signed_transaction: await signed() };
+      const r = await api(bare.url, 'POST', '/v1/entitlements/appstore', { body, secret: a.secret });
       expect(r.status).toBe(503);
+      // Without credentials, or with another agent's, the caller hears that first, as where the store is configured.
+      expect((await api(bare.url, 'POST', '/v1/entitlements/appstore', { body })).status).toBe(401);
+      expect((await api(bare.url, 'POST', '/v1/entitlements/appstore', { body, secret: b.secret })).status).toBe(403);
+      expect((await api(bare.url, 'POST', '/v1/entitlements/appstore', { body: { ...body, secret: 'not-a-real-secret' } })).status).toBe(403);
     } finally {
       await bare.cleanup();
     }

@@ -51,9 +51,10 @@ export const entitlementAppstore = defineTool({
   auth: 'optional_owner',
   annotations: { destructiveHint: false, idempotentHint: true },
   handler: async (input, ctx) => {
+    // Credentials first: a caller without them is told to sign in, whatever this gateway offers.
+    const agent = await authenticate(ctx, input.handle, input.secret);
     const { appstore, products } = ctx.config.entitlements;
     if (!appstore) throw new GatewayError('unavailable', 'App Store entitlements are not configured on this gateway.');
-    const agent = await authenticate(ctx, input.handle, input.secret);
     const now = ctx.clock.now();
     const t = await verifySignedTransaction(input.signed_transaction, { rootCerts: appstore.rootCerts, now });
     const granted = checkTransaction(t, { appstore, products, now });
