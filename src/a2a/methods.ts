@@ -8,6 +8,7 @@ import { requireCardCredentials } from './extended-card.js';
 import { RPC, RpcError, type RpcId } from './jsonrpc.js';
 import { MessageSendParams, parseParams, TaskIdParams, TaskQueryParams, type MessageSend } from './params.js';
 import { jsonRpcFraming, SseStream, type SseFraming } from './sse.js';
+import { lapseCheck } from './stream-check.js';
 import { withHistory } from './task-record.js';
 import type { TaskService } from './task-service.js';
 import { isTerminal, type Message, type SseEvent, type StreamEvent, type Task } from './types.js';
@@ -78,11 +79,17 @@ export function methodTables(d: MethodDeps): MethodTables {
         limit: full.limit,
       });
     }
-    const s = new SseStream(c.res, c.framing ?? jsonRpcFraming(c.id), shape, () => {
-      d.streams.delete(s);
-      d.shares.remove(s);
-      onClose();
-    });
+    const s = new SseStream(
+      c.res,
+      c.framing ?? jsonRpcFraming(c.id),
+      shape,
+      () => {
+        d.streams.delete(s);
+        d.shares.remove(s);
+        onClose();
+      },
+      lapseCheck(d.registry, c.caller),
+    );
     d.streams.add(s);
     d.shares.add(s, client);
     return s;

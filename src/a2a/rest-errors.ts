@@ -66,6 +66,8 @@ export function restError(err: unknown): RestError {
     // An unknown secret or key is 403 as over REST; a missing one 401.
     status = e.data?.status === 401 ? 401 : 403;
     name = status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED';
+    // Which refusal it is (AGENT_SUSPENDED, FORBIDDEN…), as JSON-RPC's data.code says it: no A2A error names them.
+    if (typeof e.data?.code === 'string') details.push({ '@type': ERROR_INFO, reason: e.data.code.toUpperCase(), domain: 'agent-gateway' });
   } else {
     [status, name] = OTHER[e.code] ?? [500, 'INTERNAL'];
   }

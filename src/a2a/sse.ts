@@ -22,16 +22,25 @@ export const jsonRpcFraming = (id: RpcId): SseFraming => ({
   error: (err) => `data: ${JSON.stringify(rpcError(id, err))}\n\n`,
 });
 
+/**
+ * Run before each event is written: the error that ends the stream instead (its caller's credentials no longer act
+ * for the agent that opened it), or null.
+ */
+export type StreamCheck = () => Promise<unknown>;
+
 export class SseStream {
   private closed = false;
   private begun = false;
   private readonly timer: NodeJS.Timeout;
+  /** With a check, events, errors and the end are written in the order they came, each after the checks before it. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly res: ServerResponse,
     private readonly framing: SseFraming,
     private readonly shape: (e: SseEvent) => unknown,
     onClose: () => void,
+    private readonly check?: StreamCheck,
   ) {
     this.timer = setInterval(() => this.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     this.timer.unref();
@@ -53,12 +62,34 @@ export class SseStream {
 
   event(e: SseEvent): void {
     if (this.closed) return;
-    this.write(this.framing.event(this.shape(e)));
-    // A Message is the whole answer (A2A: the stream holds that one message).
-    if ((e.kind === 'status-update' && e.final) || e.kind === 'message') this.end();
+    if (!this.check) return this.writeEvent(e);
+    const check = this.check;
+    this.queue = this.queue.then(async () => {
+      if (this.closed) return;
+      const lapsed = await check().catch(() => null);
+      if (lapsed) this.fail(lapsed);
+      else this.writeEvent(e);
+    });
   }
 
   error(err: unknown): void {
+    if (!this.check) return this.fail(err);
+    this.queue = this.queue.then(() => this.fail(err));
+  }
+
+  end(): void {
+    if (!this.check) return this.finish();
+    this.queue = this.queue.then(() => this.finish());
+  }
+
+  private writeEvent(e: SseEvent): void {
+    if (this.closed) return;
+    this.write(this.framing.event(this.shape(e)));
+    // A Message is the whole answer (A2A: the stream holds that one message).
+    if ((e.kind === 'status-update' && e.final) || e.kind === 'message') this.finish();
+  }
+
+  private fail(err: unknown): void {
     if (this.closed) return;
     if (!this.begun && this.framing.refuse) {
       this.closed = true;
@@ -67,10 +98,10 @@ export class SseStream {
       return;
     }
     this.write(this.framing.error(err));
-    this.end();
+    this.finish();
   }
 
-  end(): void {
+  private finish(): void {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
