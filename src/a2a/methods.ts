@@ -79,17 +79,11 @@ export function methodTables(d: MethodDeps): MethodTables {
         limit: full.limit,
       });
     }
-    const s = new SseStream(
-      c.res,
-      c.framing ?? jsonRpcFraming(c.id),
-      shape,
-      () => {
-        d.streams.delete(s);
-        d.shares.remove(s);
-        onClose();
-      },
-      lapseCheck(d.registry, c.caller),
-    );
+    const s = new SseStream(c.res, c.framing ?? jsonRpcFraming(c.id), shape, () => {
+      d.streams.delete(s);
+      d.shares.remove(s);
+      onClose();
+    });
     d.streams.add(s);
     d.shares.add(s, client);
     return s;
@@ -107,6 +101,8 @@ export function methodTables(d: MethodDeps): MethodTables {
       if (t.kind === 'message') s.event(t);
       // A task that ended otherwise (canceled meanwhile) published no final event here: close with its state.
       else if (s.open && isTerminal(t.status.state)) s.event({ kind: 'status-update', taskId: t.id, contextId: t.contextId, status: t.status, final: true });
+      // The send is answered; what its task does later reaches the caller only while the caller is still let in.
+      s.arm(lapseCheck(d.registry, c.caller));
     } catch (err) {
       s.error(err);
     }
@@ -142,6 +138,7 @@ export function methodTables(d: MethodDeps): MethodTables {
       stop();
       return STREAMED;
     }
+    s.arm(lapseCheck(d.registry, c.caller));
     live = true;
     for (const e of pending.splice(0)) s.event(e);
     return STREAMED;

@@ -6,6 +6,7 @@ import { toGatewayError } from '../errors.js';
 import type { Registry } from '../registry/registry.js';
 import type { Caller } from '../registry/types.js';
 import { RPC, RpcError } from './jsonrpc.js';
+import { keepAs, withheld } from './kept-secrets.js';
 import { resultParts } from './result-parts.js';
 import type { Artifact, Message, Part, TaskState } from './types.js';
 import { isPlainObject as isObject } from '../plain-object.js';
@@ -96,10 +97,13 @@ async function runCalls(registry: Registry, caller: Caller, calls: ToolCall[], s
     try {
       if (!callable) throw Object.assign(new Error(), { notCallable: true });
       const out = await registry.invoke(call.tool, call.arguments, caller, { signal });
-      results.push({ tool: call.tool, result: out.result });
+      // A secret the tool answered with goes to the caller in the artifact; the task row keeps a placeholder.
+      const kept = withheld(out.result, tool.secretFields?.output);
+      results.push({ tool: call.tool, result: kept });
       // Receipts (x402 settlement, credits charged) ride with the result they paid for.
       const receipts = Object.keys(out.meta.meta).length ? { metadata: out.meta.meta } : {};
-      artifacts.push({ artifactId: randomUUID(), name: call.tool, parts: resultParts(out.result), ...receipts });
+      const artifact: Artifact = { artifactId: randomUUID(), name: call.tool, parts: resultParts(out.result), ...receipts };
+      artifacts.push(kept === out.result ? artifact : keepAs(artifact, { ...artifact, parts: resultParts(kept) }));
       waiting = waitingOf(out.result) ?? waiting;
     } catch (err) {
       const ge = (err as { notCallable?: boolean }).notCallable ? null : toGatewayError(err);

@@ -23,8 +23,8 @@ export const jsonRpcFraming = (id: RpcId): SseFraming => ({
 });
 
 /**
- * Run before each event is written: the error that ends the stream instead (its caller's credentials no longer act
- * for the agent that opened it), or null.
+ * Run before each later event is written: the error that ends the stream instead (its caller's credentials no longer
+ * act for the agent that opened it), or null.
  */
 export type StreamCheck = () => Promise<unknown>;
 
@@ -32,15 +32,15 @@ export class SseStream {
   private closed = false;
   private begun = false;
   private readonly timer: NodeJS.Timeout;
-  /** With a check, events, errors and the end are written in the order they came, each after the checks before it. */
+  /** Once armed, events, errors and the end are written in the order they came, each after the checks before it. */
   private queue: Promise<void> = Promise.resolve();
+  private check: StreamCheck | undefined;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly framing: SseFraming,
     private readonly shape: (e: SseEvent) => unknown,
     onClose: () => void,
-    private readonly check?: StreamCheck,
   ) {
     this.timer = setInterval(() => this.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     this.timer.unref();
@@ -58,6 +58,14 @@ export class SseStream {
 
   get open(): boolean {
     return !this.closed;
+  }
+
+  /**
+   * Checks each event from now on. Armed once the request that opened the stream is answered: what it asked for is
+   * its due (the new secret a rotation made included), what comes later is checked as the caller is then.
+   */
+  arm(check: StreamCheck | undefined): void {
+    this.check = check;
   }
 
   event(e: SseEvent): void {

@@ -1,9 +1,11 @@
 // A task as stored (one row, JSON columns) and as served: conversion both ways, history trimming, and the
-// redaction applied before anything a client sent is stored (card numbers keep first 6 and last 4 digits).
+// redaction applied before anything a client sent is stored (card numbers keep first 6 and last 4 digits), and
+// secrets a tool answered with kept out of the row (kept-secrets.ts).
 import { randomUUID } from 'node:crypto';
 import { isoTime } from '../clock.js';
 import { maskCardNumbers, maskCardNumbersDeep } from '../llm/redact.js';
 import type { TaskRow, TaskWrite } from '../store/a2a-tasks.js';
+import { keptArtifacts, withholds } from './kept-secrets.js';
 import type { Message, Part, Task, TaskState } from './types.js';
 
 export function rowToTask(row: TaskRow): Task {
@@ -43,7 +45,7 @@ export function taskToWrite(t: Task, agentId: string | null, waiting: { kind: 'j
     agent_id: agentId,
     state: t.status.state,
     ...statusAndHistory(t),
-    artifacts: JSON.stringify(t.artifacts),
+    artifacts: keptArtifacts(t.artifacts),
     waiting_kind: waiting?.kind ?? null,
     waiting_ref: waiting?.ref ?? null,
     updated_at: now,
@@ -67,6 +69,8 @@ const SERVED = Symbol('servedJson');
 export function keepServedJson(t: Task, w: Pick<TaskWrite, 'status' | 'history' | 'artifacts'>): void {
   const keys = Object.keys(t);
   if (keys.length !== TASK_KEYS.length || keys.some((k, i) => k !== TASK_KEYS[i])) return;
+  // A secret the row does not keep is in the answer alone: serialized from the task, not from the row.
+  if (withholds(t.artifacts)) return;
   const json = `{"kind":"task","id":${JSON.stringify(t.id)},"contextId":${JSON.stringify(t.contextId)},"status":${w.status},"history":${w.history},"artifacts":${w.artifacts}}`;
   Object.defineProperty(t, SERVED, { value: json, enumerable: false, configurable: true });
 }

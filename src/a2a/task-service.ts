@@ -19,6 +19,7 @@ import { uuidv7 } from './ids.js';
 import { RPC, RpcError } from './jsonrpc.js';
 import type { MessageSend } from './params.js';
 import { perform, textOf, toolCallsOf, type Outcome, type Waiting } from './perform.js';
+import { withoutSecretArguments } from './kept-secrets.js';
 import { agentMessage, keepServedJson, redactMessage, rowToTask, statusOf, taskToWrite, withHistory } from './task-record.js';
 import { isTerminal, type Message, type Part, type Task, type TaskState } from './types.js';
 
@@ -109,7 +110,7 @@ export class TaskService {
   private newTask(m: MessageSend['message']): Task {
     const id = uuidv7(this.now());
     const contextId = m.contextId ?? uuidv7(this.now());
-    const user = redactMessage({ ...(m as Message), kind: 'message', taskId: id, contextId });
+    const user = redactMessage(withoutSecretArguments({ ...(m as Message), kind: 'message', taskId: id, contextId }, this.d.registry));
     return { kind: 'task', id, contextId, status: statusOf('submitted', undefined, this.now()), history: [user], artifacts: [] };
   }
 
@@ -124,7 +125,7 @@ export class TaskService {
     }
     if (m.contextId && m.contextId !== row.context_id) throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: message.contextId does not match task ${row.id}.`);
     const task = rowToTask(row);
-    task.history.push(redactMessage({ ...(m as Message), kind: 'message', taskId: row.id, contextId: row.context_id }));
+    task.history.push(redactMessage(withoutSecretArguments({ ...(m as Message), kind: 'message', taskId: row.id, contextId: row.context_id }, this.d.registry)));
     task.status = statusOf('submitted', undefined, this.now());
     return task;
   }

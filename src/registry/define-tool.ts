@@ -54,6 +54,7 @@ export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool {
     annotations: { ...(spec.title ? { title: spec.title } : {}), ...spec.annotations },
     selfField: spec.selfField,
     secretInBody: spec.secretInBody ?? false,
+    secretFields: spec.secretFields,
     acceptsLogin: spec.acceptsLogin ?? false,
     confirm: spec.confirm as Tool['confirm'],
     inputs: inputsOf(spec as ToolSpec),

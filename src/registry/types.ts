@@ -221,6 +221,11 @@ export interface DurableWork<R = unknown> {
   resultOf?(read: Record<string, unknown>): Record<string, unknown>;
 }
 
+export interface SecretFields {
+  input?: readonly string[];
+  output?: readonly string[];
+}
+
 /** A result that is bytes rather than JSON (artifact downloads); REST sends it as an attachment. */
 export interface FileResult {
   kind: 'file';
@@ -256,6 +261,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType, R = unknown> {
   selfField?: string;
   /** The spec lets this tool take the agent secret in its body (the entitlement grant); all others refuse it. */
   secretInBody?: boolean;
+  /**
+   * Top-level fields of its input and of its result that hold a credential (a secret, a key, a vault value). The
+   * caller gets them; a record the gateway keeps of the call (an A2A task) holds a placeholder in their place.
+   */
+  secretFields?: SecretFields;
   /**
    * Over MCP, the tool takes a `login` argument: a vault_login handle it acts with (hosts that can send neither
    * a header nor do OAuth, on the stateless era where no session remembers it).
@@ -293,6 +303,7 @@ export interface Tool extends Required<Pick<ToolSpec, 'name' | 'toolset' | 'desc
   annotations: ToolAnnotations;
   selfField?: string;
   secretInBody: boolean;
+  secretFields?: SecretFields;
   acceptsLogin: boolean;
   confirm?: (input: unknown) => Confirmation | null;
   /** The tool's questions for the client (ToolSpec.inputs, with ToolSpec.ask folded in). */

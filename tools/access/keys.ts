@@ -14,6 +14,7 @@ const clientFull = (perDay: number) =>
 
 export const keysIssue = defineTool({
   name: 'keys_issue',
+  secretFields: { output: ['key'] },
   title: 'Issue an API key',
   toolset: 'access',
   description:

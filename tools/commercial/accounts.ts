@@ -19,6 +19,7 @@ const emailTaken = () =>
 
 export const signup = defineTool({
   name: 'commercial_signup',
+  secretFields: { output: ['key'] },
   title: 'Open a commercial account',
   toolset: 'commercial',
   description:
@@ -81,6 +82,7 @@ export const usage = defineTool({
 
 export const rotateKey = defineTool({
   name: 'commercial_key_replace',
+  secretFields: { output: ['key'] },
   title: 'Replace an account’s revenue key (operator)',
   toolset: 'commercial',
   description: 'Operator only (X-Operator-Token): issues a new revenue key for the account of an email (a lost key); the old key stops working at once.',

@@ -27,6 +27,7 @@ export async function placed(ctx: ToolContext, o: Awaited<ReturnType<typeof plac
 
 export const copyOrder = defineTool({
   name: 'copy_order',
+  secretFields: { output: ['webhook_secret'] },
   title: 'Order copy',
   toolset: 'commercial',
   description: 'Orders copy written for a platform: ad (5 variations, $5), email_sequence (5 emails, $15) or product_description (10 descriptions, $10). Charged on delivery; answers 202 with the order.',
@@ -43,6 +44,7 @@ export const copyOrder = defineTool({
 
 export const contentOrder = defineTool({
   name: 'content_order',
+  secretFields: { output: ['webhook_secret'] },
   title: 'Order content',
   toolset: 'commercial',
   description: 'Orders content from the pipeline: blog (a post of word_count words, $15 to $35 by length), social_pack (10 posts, $5) or newsletter ($25). Charged on delivery; answers 202 with the order.',

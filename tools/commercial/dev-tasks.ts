@@ -31,6 +31,7 @@ function quoteOf(ctx: ToolContext, input: DevTaskInput) {
 
 export const devTaskCreate = defineTool({
   name: 'dev_task_create',
+  secretFields: { output: ['webhook_secret'] },
   title: 'Order a dev task',
   toolset: 'commercial',
   description:

@@ -35,6 +35,7 @@ async function authenticate(ctx: ToolContext, handle: string, secret: string | u
 
 export const entitlementAppstore = defineTool({
   name: 'entitlement_appstore',
+  secretFields: { input: ['secret'], output: ['key'] },
   title: 'Redeem an App Store purchase',
   toolset: 'entitlements',
   description:

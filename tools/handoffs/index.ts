@@ -73,6 +73,7 @@ async function refuseAnonymousHandoff(ctx: ToolContext, context: unknown): Promi
 
 export const handoffCreate = defineTool({
   name: 'handoff_create',
+  secretFields: { output: ['callback_secret'] },
   title: 'Park a task for a human',
   toolset: 'handoffs',
   description:

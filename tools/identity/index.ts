@@ -43,6 +43,7 @@ const RegisterInput = z.object({
 
 export const agentRegister = defineTool({
   name: 'agent_register',
+  secretFields: { output: ['secret'] },
   title: 'Register an agent',
   toolset: 'identity',
   description:
@@ -159,6 +160,7 @@ export const agentDelete = defineTool({
 
 export const agentRotateSecret = defineTool({
   name: 'agent_rotate_secret',
+  secretFields: { output: ['secret'] },
   title: 'Rotate the agent secret',
   toolset: 'identity',
   description:

@@ -107,6 +107,7 @@ export const jobsMenu = defineTool({
 
 export const jobCreate = defineTool({
   name: 'job_create',
+  secretFields: { output: ['callback_secret'] },
   title: 'Start a job',
   toolset: 'jobs',
   description:

@@ -42,6 +42,7 @@ const describe = (r: Omit<store.VaultRow, 'nonce' | 'ciphertext'>) => ({
 
 export const vaultPut = defineTool({
   name: 'vault_put',
+  secretFields: { input: ['value'] },
   title: 'Store a secret',
   toolset: 'vault',
   description:
@@ -83,6 +84,7 @@ export const vaultList = defineTool({
 
 export const vaultGet = defineTool({
   name: 'vault_get',
+  secretFields: { output: ['value'] },
   title: 'Read a secret',
   toolset: 'vault',
   description: 'Decrypts and returns one vault value (Bearer secret only).',

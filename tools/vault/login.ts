@@ -21,6 +21,7 @@ const signInUrl = (baseUrl: string) => `${baseUrl}/mcp/agent`;
 
 export const vaultLogin = defineTool({
   name: 'vault_login',
+  secretFields: { input: ['secret'], output: ['login'] },
   title: 'Sign in with the agent secret',
   toolset: 'verbs',
   description:
