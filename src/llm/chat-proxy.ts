@@ -27,11 +27,11 @@ async function send(cfg: UpstreamConfig, body: unknown, signal?: AbortSignal) {
   });
 }
 
-async function failOn(res: Awaited<ReturnType<typeof send>>): Promise<GatewayError | null> {
+async function failOn(res: Awaited<ReturnType<typeof send>>, apiKey: string | undefined): Promise<GatewayError | null> {
   if (res.statusCode >= 200 && res.statusCode < 300) return null;
   const text = await res.body.text().catch(() => '');
   const retry = res.headers['retry-after'];
-  return upstreamStatusError(res.statusCode, text, Array.isArray(retry) ? retry[0] : retry);
+  return upstreamStatusError(res.statusCode, text, Array.isArray(retry) ? retry[0] : retry, apiKey);
 }
 
 /** A whole `chat.completion` object as the equivalent single `chat.completion.chunk`. */
@@ -49,7 +49,7 @@ function completionAsChunk(c: unknown): Record<string, unknown> | null {
 export async function proxyChat(cfg: UpstreamConfig, body: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
   try {
     const res = await send(cfg, { ...body, stream: false }, signal);
-    const failed = await failOn(res);
+    const failed = await failOn(res, cfg.apiKey);
     if (failed) throw failed;
     return await res.body.json();
   } catch (err) {
@@ -92,7 +92,7 @@ export async function proxyChatStream(cfg: UpstreamConfig, body: Record<string, 
   let res: Awaited<ReturnType<typeof send>>;
   try {
     res = await send(cfg, { ...body, stream: true }, signal);
-    const failed = await failOn(res);
+    const failed = await failOn(res, cfg.apiKey);
     if (failed) throw failed;
   } catch (err) {
     throw upstreamTransportError(err);

@@ -2,6 +2,7 @@
 // chat proxy with streams is chat-proxy.ts. The upstream is trusted configuration, not user input, so it
 // does not go through the egress guard.
 import { GatewayError } from '../errors.js';
+import { withoutKey } from './upstream-errors.js';
 
 export interface UpstreamConfig {
   baseUrl: string;
@@ -79,9 +80,8 @@ function upstreamMessage(text: string, apiKey: string | undefined): string | und
     return undefined;
   }
   if (typeof message !== 'string' || !message.trim()) return undefined;
-  let m = message.trim().slice(0, 500);
-  if (apiKey) m = m.split(apiKey).join('[redacted]');
-  return m.replace(/\b(sk-[A-Za-z0-9_-]{6})[A-Za-z0-9_*-]{8,}/g, '$1…');
+  // Redacted before it is cut: a cut could leave part of the key that no longer matches it.
+  return withoutKey(message.trim(), apiKey).slice(0, 500);
 }
 
 /**

@@ -32,9 +32,18 @@ function errorObjectOf(text: string): OpenAiErrorObject | undefined {
   return undefined;
 }
 
-/** The error for an upstream answer with a non-2xx status. */
-export function upstreamStatusError(status: number, bodyText: string, retryAfter?: string): GatewayError {
-  const upstream = errorObjectOf(bodyText);
+/**
+ * An upstream's error text as it may be shown to our caller: without the operator's key should the upstream echo it
+ * (some echo the Authorization header they refused), and any other OpenAI-style key shortened to its prefix.
+ */
+export function withoutKey(text: string, apiKey: string | undefined): string {
+  const t = apiKey ? text.split(apiKey).join('[redacted]') : text;
+  return t.replace(/\b(sk-[A-Za-z0-9_-]{6})[A-Za-z0-9_*-]{8,}/g, '$1…');
+}
+
+/** The error for an upstream answer with a non-2xx status; `apiKey` is the key the gateway sent it. */
+export function upstreamStatusError(status: number, bodyText: string, retryAfter: string | undefined, apiKey: string | undefined): GatewayError {
+  const upstream = errorObjectOf(withoutKey(bodyText, apiKey));
   const pass = PASS_THROUGH[status];
   if (pass) {
     const openai = upstream ?? { message: `The upstream model server answered ${status}.`, type: 'invalid_request_error' };

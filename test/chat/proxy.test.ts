@@ -95,6 +95,17 @@ describe('upstream errors, mapped', () => {
     expect(e429.headers?.get('retry-after')).toBe('7');
   });
 
+  it('an upstream error that quotes the operator’s key reaches the caller without it', async () => {
+    for (const model of ['echo-key-400', 'echo-key-429']) {
+      for (const stream of [false, true]) {
+        const err = (await call(model, stream).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+        expect(err.status, model).toBe(model.endsWith('400') ? 400 : 429);
+        expect(JSON.stringify({ message: err.message, error: err.error })).not.toContain('upstream-secret');
+        expect(err.message).toContain('[redacted]');
+      }
+    }
+  });
+
   it('a slow upstream times out with 504 (LLM_TIMEOUT_MS)', async () => {
     const t0 = Date.now();
     const err = (await call('slow').catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;

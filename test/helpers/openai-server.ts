@@ -86,6 +86,11 @@ export async function startOpenAiServer(opts: FakeUpstreamOptions = {}): Promise
             return error(res, 500, { message: 'upstream exploded', type: 'server_error', param: null, code: null });
           case 'error-429':
             return error(res, 429, { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' }, { 'retry-after': '7' });
+          // Some upstreams quote the credential they were sent in what they refuse.
+          case 'echo-key-400':
+            return error(res, 400, { message: `Refused for ${req.headers.authorization}.`, type: 'invalid_request_error', param: String(req.headers.authorization), code: 'refused' });
+          case 'echo-key-429':
+            return error(res, 429, { message: `Too many requests for ${req.headers.authorization}.`, type: 'requests', param: null, code: 'rate_limit_exceeded' });
           case 'error-401':
             return error(res, 401, { message: 'bad key', type: 'invalid_request_error', param: null, code: 'invalid_api_key' });
         }
