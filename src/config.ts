@@ -81,6 +81,7 @@ const EnvSchema = z.object({
   GATEWAY_TRUST_PROXY: proxyHops,
   GATEWAY_OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   GATEWAY_OPERATOR_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+  GATEWAY_OPERATOR_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   GATEWAY_SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
   GATEWAY_KEYS_PER_CLIENT_PER_DAY: positiveInt.default(10),
   GATEWAY_MEMORY_MAX_VALUE_BYTES: positiveInt.default(256 * 1024),
@@ -180,8 +181,9 @@ export interface Config {
   /** Reverse proxies in front of the gateway (GATEWAY_TRUST_PROXY); 0 takes the socket's address. */
   trustProxy: number;
   operatorToken?: string;
-  /** Told (signed with the operator token) when a handoff is parked. */
+  /** Told when a handoff is parked, signed with operatorWebhookSecret or a key derived from the operator token. */
   operatorWebhookUrl?: string;
+  operatorWebhookSecret?: string;
   shutdownGraceMs: number;
   /** API keys one client address may be issued per 24 hours. */
   keysPerClientPerDay: number;
@@ -292,6 +294,16 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** Settings whose value is a credential (or holds one: a database URL's password, an exporter's headers). */
+const SECRET_SETTING = /(TOKEN|SECRET|_KEY|PASSWORD|_HEADERS)$|DATABASE_URL$/;
+
+/**
+ * A refused value as the start-up error shows it, which goes to stderr and so to the service's logs: a credential's
+ * length only (a secret file's trailing newline must not print the wallet key), any other value as it is.
+ */
+export const shownValue = (key: string, value: string): string =>
+  SECRET_SETTING.test(key) ? `(hidden, ${value.length} characters)` : JSON.stringify(value);
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   // Parsed once per process: zod's compiled fast path would cost a JIT compile of the whole env schema (about
@@ -300,7 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const key = String(i.path[0] ?? '?');
-      return `  ${key}=${JSON.stringify(env[key] ?? '')}: ${i.message}`;
+      return `  ${key}=${shownValue(key, env[key] ?? '')}: ${i.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
@@ -346,6 +358,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.GATEWAY_TRUST_PROXY,
     operatorToken: e.GATEWAY_OPERATOR_TOKEN,
     operatorWebhookUrl: e.GATEWAY_OPERATOR_WEBHOOK_URL,
+    operatorWebhookSecret: e.GATEWAY_OPERATOR_WEBHOOK_SECRET,
     shutdownGraceMs: e.GATEWAY_SHUTDOWN_GRACE_MS,
     keysPerClientPerDay: e.GATEWAY_KEYS_PER_CLIENT_PER_DAY,
     embeddings: e.EMBEDDINGS_BASE_URL ? { baseUrl: e.EMBEDDINGS_BASE_URL.replace(/\/+$/, ''), apiKey: e.EMBEDDINGS_API_KEY, model: e.EMBEDDINGS_MODEL } : undefined,

@@ -29,6 +29,24 @@ describe('config', () => {
     expect(() => loadConfig({ [key]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [key]: value })).toThrow(new RegExp(`${key}="${value}"`));
   });
+
+  it.each([
+    ['X402_PRIVATE_KEY', `0x${'ab'.repeat(32)}\n`],
+    ['GATEWAY_OPERATOR_TOKEN', 'hunter2-short'],
+    ['STRIPE_SECRET_KEY', 'pk_live_hunter2hunter2'],
+    ['GATEWAY_DATABASE_URL', 'mysql://gw:hunter2@db.internal/gw'],
+    ['OTEL_EXPORTER_OTLP_HEADERS', 'api-key hunter2hunter2'],
+  ])('refuses %s without printing its value, which is a credential', (key, value) => {
+    let message = '';
+    try {
+      loadConfig({ [key]: value });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain(`${key}=(hidden, ${value.length} characters)`);
+    expect(message).not.toContain('hunter2');
+    expect(message).not.toContain('abab');
+  });
 });
 
 describe('GATEWAY_TRUST_PROXY', () => {

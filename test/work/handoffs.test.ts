@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,9 +60,11 @@ describe('handoffs', () => {
     });
     expect(JSON.parse(cb.body)).toMatchObject({ event: 'handoff.completed', result: { answer: 'done, ref 77' } });
     expect(verifyWebhookSignature(secret, String(cb.headers['x-gateway-timestamp']), cb.body, String(cb.headers['x-gateway-signature']), 1e9)).toBe(true);
-    // The operator was told of the new handoff, signed with the operator token.
+    // The operator was told of the new handoff, signed with the key derived from the operator token (never the token).
     const told = hooks.find((x) => x.url === '/operator' && JSON.parse(x.body).handoff_id === r.body.handoff_id)!;
-    expect(verifyWebhookSignature(OPERATOR, String(told.headers['x-gateway-timestamp']), told.body, String(told.headers['x-gateway-signature']), 1e9)).toBe(true);
+    const derived = createHmac('sha256', OPERATOR).update('operator-webhook').digest('hex');
+    expect(verifyWebhookSignature(derived, String(told.headers['x-gateway-timestamp']), told.body, String(told.headers['x-gateway-signature']), 1e9)).toBe(true);
+    expect(verifyWebhookSignature(OPERATOR, String(told.headers['x-gateway-timestamp']), told.body, String(told.headers['x-gateway-signature']), 1e9)).toBe(false);
   });
 
   it('expires when no one resolves it, and the callback fires on expiry too', async () => {

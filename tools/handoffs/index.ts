@@ -13,7 +13,7 @@ import type { ToolContext } from '../../src/registry/types.js';
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
 import type { WorkerContext } from '../../src/workers.js';
 import { notify } from '../notifications/index.js';
-import { deliveriesOf, newWebhookSecret, scheduleWebhook, secretForAgent } from '../webhooks/index.js';
+import { deliveriesOf, newWebhookSecret, OPERATOR_SOURCE, operatorWebhookKey, scheduleWebhook, secretForAgent } from '../webhooks/index.js';
 import * as store from './store.js';
 
 export const HANDOFF_DEFAULT_TTL = 24 * 3600;
@@ -49,8 +49,10 @@ export async function parkHandoff(
     await store.insertHandoff(tx, { id, agent_id: h.agentId, task: h.task, context: JSON.stringify(h.context), callback_url: h.callbackUrl, callback_secret: h.callbackSecret, created_at: now, expires_at: expiresAt });
     await ctx.services.scheduler.enqueue('handoff_expiry', id, expiresAt, tx);
     const opHook = ctx.config.operatorWebhookUrl;
-    if (opHook && ctx.config.operatorToken) {
-      await scheduleWebhook(ctx, { source: 'operator', ref: id, agentId: null, url: opHook, body: { event: 'handoff.parked', handoff_id: id, task: h.task, expires_at: iso(expiresAt), console: `${ctx.config.baseUrl}/operator` }, secret: ctx.config.operatorToken }, tx);
+    if (opHook && operatorWebhookKey(ctx.config)) {
+      // No secret stored with it: the key is read from the configuration when it is sent.
+      const body = { event: 'handoff.parked', handoff_id: id, task: h.task, expires_at: iso(expiresAt), console: `${ctx.config.baseUrl}/operator` };
+      await scheduleWebhook(ctx, { source: OPERATOR_SOURCE, ref: id, agentId: null, url: opHook, body, secret: '' }, tx);
     }
   });
   ctx.services.bus.emit('handoff:updated', { handoffId: id, status: 'parked' });

@@ -2,8 +2,9 @@
 // (one attempt per run, retried with backoff and jitter), every attempt recorded. Signatures are
 // HMAC-SHA256 over "<timestamp>.<body>" with the owner's webhook secret (GET /agents/{handle}/webhook-secret),
 // or, for anonymous work, a secret returned once when the work was created.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { Config } from '../../src/config.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
 import type { WorkKind } from '../../src/scheduler/scheduler.js';
@@ -21,6 +22,22 @@ export const WEBHOOK_ATTEMPTS = 6;
 export const WEBHOOK_LANES = 4;
 
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
+
+/**
+ * The key the operator's webhook (GATEWAY_OPERATOR_WEBHOOK_URL) is signed with: GATEWAY_OPERATOR_WEBHOOK_SECRET, or
+ * else hex HMAC-SHA256(operator token, "operator-webhook"), so the receiver never holds the operator token itself.
+ * Read from the configuration when each delivery is sent, never stored with it.
+ */
+export function operatorWebhookKey(config: Pick<Config, 'operatorToken' | 'operatorWebhookSecret'>): string | undefined {
+  if (config.operatorWebhookSecret) return config.operatorWebhookSecret;
+  return config.operatorToken ? createHmac('sha256', config.operatorToken).update('operator-webhook').digest('hex') : undefined;
+}
+
+/** The source of the deliveries that tell the operator of a parked handoff. */
+export const OPERATOR_SOURCE = 'operator';
+
+/** A delivery's signing key: the operator's from the configuration, any other the one stored with it. */
+const signingKey = (d: store.DeliveryRow, config: Config): string | undefined => (d.source === OPERATOR_SOURCE ? operatorWebhookKey(config) : d.secret);
 
 export const secretForAgent = (ctx: Pick<ToolContext, 'db' | 'clock'>, agentId: string): Promise<string> =>
   store.agentSecret(ctx.db, agentId, newWebhookSecret(), ctx.clock.now());
@@ -56,7 +73,10 @@ export const webhookKind: WorkKind<WorkerContext> = {
     if (!d || d.status !== 'pending') return;
     const held = await holdIfSuspended(ctx, d.agent_id);
     if (held) return held;
-    const out = await ctx.services.egress.sendWebhook({ url: d.url, body: JSON.parse(d.body), secret: d.secret, attempts: 1, deliveryId: `dlv_${d.id}`, now: () => ctx.clock.now() });
+    const secret = signingKey(d, ctx.config);
+    // The operator token was unset since the delivery was made: nothing can sign it.
+    if (secret === undefined) return void (await store.recordAttempt(ctx.db, d.id, { attempt, error: 'no operator webhook key is configured' }, 'failed', ctx.clock.now()));
+    const out = await ctx.services.egress.sendWebhook({ url: d.url, body: JSON.parse(d.body), secret, attempts: 1, deliveryId: `dlv_${d.id}`, now: () => ctx.clock.now() });
     const a = out.attempts[0];
     const delivered = out.delivered;
     const final = delivered || attempt >= WEBHOOK_ATTEMPTS || (a?.status !== undefined && a.status >= 400 && a.status < 500 && a.status !== 429);
