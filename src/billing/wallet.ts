@@ -40,7 +40,7 @@ export async function loadOrCreateWallet(dataDir: string, privateKey?: string): 
   }
   const key = newPrivateKey();
   const address = addressOf(key);
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Written whole to a file of its own, then linked into place: link never overwrites a wallet another process
   // (another instance on a shared data directory) created a moment ago, and nobody ever reads a half-written one.
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;

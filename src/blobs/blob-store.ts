@@ -65,14 +65,14 @@ export class FsBlobStore implements BlobStore {
 
   private async writeNew(file: string, chunks: Buffer[]): Promise<void> {
     const dir = path.dirname(file);
-    if (!this.dirs.has(dir)) await fs.mkdir(dir, { recursive: true });
+    if (!this.dirs.has(dir)) await fs.mkdir(dir, { recursive: true, mode: 0o700 });
     let handle: fs.FileHandle;
     try {
       handle = await fs.open(file, 'wx', 0o600);
     } catch (err) {
       // Someone removed the directory since we made it: make it again, once.
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      await fs.mkdir(dir, { recursive: true });
+      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
       handle = await fs.open(file, 'wx', 0o600);
     }
     this.dirs.add(dir);

@@ -52,7 +52,8 @@ export class SqliteDb implements Db {
    */
   static async open(file: string, tuning?: SqliteTuning, early?: EarlyWriter): Promise<SqliteDb> {
     const memory = file === ':memory:';
-    if (!memory) fs.mkdirSync(path.dirname(file), { recursive: true });
+    // A data directory made here is the owner's alone: the database, the blobs and the wallet are inside it.
+    if (!memory) fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     // The writer creates the file and switches it to WAL before a reader opens it.
     const writer = await WriterClient.start(file, tuning, early);
     return new SqliteDb(file, writer, memory ? null : Connection.open(file, { readonly: true, tuning }), tuning);
