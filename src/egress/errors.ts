@@ -9,6 +9,7 @@ export type EgressErrorCode =
   | 'timeout'
   | 'too_large'
   | 'too_many_redirects'
+  | 'redirect_refused'
   | 'connect'
   | 'canceled';
 

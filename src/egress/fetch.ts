@@ -26,6 +26,8 @@ export interface SafeFetchOptions {
   followRedirects?: boolean;
   /** Extra header names (besides Authorization, Cookie, Proxy-Authorization) dropped on a cross-origin redirect. */
   sensitiveHeaders?: string[];
+  /** Whether a redirect may go to this URL (the call-through's allowed_hosts); one it may not is `redirect_refused`. */
+  redirectAllowed?: (next: URL) => boolean;
   /** The caller's cancellation (a canceled tool call): aborts the exchange with a `canceled` error. */
   signal?: AbortSignal;
   /** Do not read the body (it is drained up to maxBytes or dropped) and return an empty one; for callers that only need the status. */
@@ -231,6 +233,9 @@ async function fetchUnderPolicy(ctx: FetchContext, input: string | URL, opts: Sa
             throw new EgressError('bad_url', `${origin} redirected to an invalid URL.`);
           }
           const nextTarget = parseTarget(next);
+          if (opts.redirectAllowed && !opts.redirectAllowed(nextTarget.url)) {
+            throw new EgressError('redirect_refused', `${origin} redirected to ${describeOrigin(nextTarget.url)}, where this request may not go.`);
+          }
           if (nextTarget.url.origin !== url.origin) for (const name of sensitive) delete headers[name];
           const s = res.statusCode;
           if ((s === 303 && method !== 'HEAD') || ((s === 301 || s === 302) && method === 'POST')) {

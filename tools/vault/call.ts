@@ -108,10 +108,12 @@ export const vaultCall = defineTool({
     }
     let res;
     try {
-      res = await ctx.services.egress.fetch(url, { method: input.method, headers, body, sensitiveHeaders: sensitive, totalTimeoutMs: input.timeout_ms, maxBytes: input.max_bytes });
+      // Every hop stays within allowed_hosts: a redirect carries a query credential wherever its Location says.
+      const redirectAllowed = (next: URL) => hostAllowed(cred.allowed, next);
+      res = await ctx.services.egress.fetch(url, { method: input.method, headers, body, sensitiveHeaders: sensitive, totalTimeoutMs: input.timeout_ms, maxBytes: input.max_bytes, redirectAllowed });
     } catch (err) {
       if (!isEgressError(err)) throw err;
-      const code = err.code === 'blocked_address' || err.code === 'scheme' ? 'forbidden' : err.code === 'bad_url' ? 'validation_error' : 'upstream_error';
+      const code = err.code === 'blocked_address' || err.code === 'scheme' || err.code === 'redirect_refused' ? 'forbidden' : err.code === 'bad_url' ? 'validation_error' : 'upstream_error';
       throw new GatewayError(code, `The call failed: ${redactText(err.message, credentialForms(secrets)).text}`, { extra: { reason: err.code } });
     }
     const forms = credentialForms(secrets);
