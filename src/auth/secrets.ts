@@ -6,6 +6,8 @@ export const SECRET_PREFIX = 'ags_';
 export const KEY_PREFIX = 'agk_live_';
 /** Revenue keys of the commercial group at {api_url} (src/commerce/accounts.ts). */
 export const REVENUE_KEY_PREFIX = 'agr_live_';
+/** vault_login handles, short-lived stand-ins for an agent secret (tools/vault/login.ts). */
+export const LOGIN_PREFIX = 'agl_';
 
 export const newSecret = (prefix = SECRET_PREFIX): string => prefix + randomBytes(32).toString('base64url');
 

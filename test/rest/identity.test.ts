@@ -128,7 +128,7 @@ describe('errors and URLs', () => {
 
   it('refuses a secret or key in the query string with 400', async () => {
     const { secret } = await register(gw.url, 'url-leaker');
-    for (const q of [`secret=${secret}`, `api_key=abc`, `token=abc`, `x=${secret}`, `whatever=agk_live_123`]) {
+    for (const q of [`secret=${secret}`, `api_key=abc`, `token=abc`, `x=${secret}`, `whatever=agk_live_123`, 'operator_token=abc', 'client_secret=abc', 'refresh_token=abc', 'login=agl_abc']) {
       const r = await api(gw.url, 'GET', `/agents/me?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.error.code).toBe('secret_in_url');

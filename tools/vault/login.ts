@@ -4,15 +4,13 @@
 // revocable handle the identity-bearing tools take as their `login` argument. Either way the gateway keeps only
 // the handle's hash and the agent's vault key sealed under the handle: the secret is checked, never stored.
 import { z } from 'zod';
-import { newSecret, hashSecret } from '../../src/auth/secrets.js';
+import { hashSecret, LOGIN_PREFIX, newSecret } from '../../src/auth/secrets.js';
 import { GatewayError, validationError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { insertLogin, revokeLogin } from '../../src/store/vault-logins.js';
 import { newSalt, vaultKey } from './crypto.js';
 import { sealVaultKey } from './login-key.js';
 import * as store from './store.js';
-
-export const LOGIN_PREFIX = 'agl_';
 
 /** Why a login was refused: the same words whether the handle exists or not. */
 const REFUSED = 'The handle or the secret is wrong.';
