@@ -13,7 +13,7 @@ import { handoffsBody, type ParkedAnswer } from './handoffs.js';
 import { bare, esc, page, redirect, type Section } from './layout.js';
 import { agentsBody, keysBody, ordersBody, settlementsBody, type AgentsAnswer, type KeysAnswer, type OrdersAnswer, type SettlementsAnswer } from './lists.js';
 import { overviewBody } from './overview.js';
-import { clearCookie, formToken, formTokenValid, readForm, sameOrigin, sessionCookie, sessionOf, signedIn } from './session.js';
+import { clearCookie, formToken, formTokenValid, newSession, readForm, sameOrigin, sessionCookie, sessionOf, signedIn } from './session.js';
 
 const PAGE_SIZE = 50;
 const SIGN_IN = '<form method="post" action="/operator/login"><label>Operator token <input type="password" name="token" autocomplete="current-password" required></label><button type="submit">Sign in</button></form>';
@@ -47,7 +47,8 @@ const setFields = (q: URLSearchParams, names: string[]): Record<string, string> 
 
 export function mountOperatorConsole(router: Router, registry: Registry, config: Config): void {
   const secure = config.baseUrl.startsWith('https:');
-  const creds = (req: IncomingMessage) => ({ ...credentialsOf(req, 'rest', config.trustProxy), operatorToken: sessionOf(req) });
+  // A live session acts with the operator token; the cookie never holds it.
+  const creds = (req: IncomingMessage) => ({ ...credentialsOf(req, 'rest', config.trustProxy), operatorToken: signedIn(req, config) ? config.operatorToken : undefined });
 
   const failed = (res: ServerResponse, err: unknown, back: string) => {
     const ge = err instanceof GatewayError ? err : new GatewayError('internal_error');
@@ -85,7 +86,7 @@ export function mountOperatorConsole(router: Router, registry: Registry, config:
     }
     // Waiting human work comes first: the sign-in lands on the parked handoffs when any wait.
     const parked = (await registry.call('handoffs_parked', { limit: 1 }, { ...creds(req), operatorToken: token })).result as ParkedAnswer;
-    redirect(res, parked.handoffs.length > 0 ? '/operator/console/handoffs' : '/operator', sessionCookie(token, secure));
+    redirect(res, parked.handoffs.length > 0 ? '/operator/console/handoffs' : '/operator', sessionCookie(newSession(config, Date.now()), secure));
   });
 
   /** Every POST of a signed-in page: same origin, signed in, and the session's form token, or nothing happens. */

@@ -1,9 +1,11 @@
-// Who is signed in, and the form token. The session is the operator token in an HttpOnly, SameSite=Strict cookie
-// scoped to /operator. Every POST also carries a form token: an HMAC of the session under a key derived from the
-// operator token, so a page on another site, which can neither read the cookie nor this page, cannot forge one.
+// Who is signed in, and the form token. The session is an HttpOnly, SameSite=Strict cookie scoped to /operator
+// holding its expiry and an HMAC of it under a key derived from the operator token: never the token itself, so a
+// cookie that leaks (a shared browser profile, a plain-HTTP hop) is not the gateway's admin credential, stops
+// working after SESSION_MS, and stops at once when the token is changed. Every POST also carries a form token: an
+// HMAC of the session under another derived key, so a page on another site, which can neither read the cookie nor
+// this page, cannot forge one.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { isOperator } from '../../auth/operator.js';
 import type { Config } from '../../config.js';
 import { readBody } from '../read-body.js';
 
@@ -23,20 +25,35 @@ export function sessionOf(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
-/** True when the request's cookie holds the operator token. */
-export const signedIn = (req: IncomingMessage, config: Config): boolean => isOperator(config, sessionOf(req));
+/** How long a sign-in lasts. */
+export const SESSION_MS = 12 * 3600 * 1000;
+
+const derivedKey = (config: Config, purpose: string): Buffer => createHash('sha256').update(`${purpose}\0${config.operatorToken ?? ''}`).digest();
+const sessionMac = (config: Config, expires: string): string => createHmac('sha256', derivedKey(config, 'operator-console-session')).update(expires).digest('base64url');
+
+/** A new session for a sign-in with the operator token, valid SESSION_MS from `now`. */
+export function newSession(config: Config, now: number): string {
+  const expires = String(now + SESSION_MS);
+  return `${expires}.${sessionMac(config, expires)}`;
+}
+
+const equal = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** True when the request's cookie is a live session of this operator token. */
+export function signedIn(req: IncomingMessage, config: Config, now = Date.now()): boolean {
+  const session = sessionOf(req);
+  if (!config.operatorToken || !session) return false;
+  const [expires, mac] = session.split('.');
+  return /^\d{1,16}$/.test(expires) && Number(expires) > now && mac !== undefined && equal(mac, sessionMac(config, expires));
+}
 
 /** The form token of a session (the same for every page of it, so several tabs work). */
 export function formToken(config: Config, session: string): string {
-  const key = createHash('sha256').update(`operator-console-form\0${config.operatorToken ?? ''}`).digest();
-  return createHmac('sha256', key).update(session).digest('base64url');
+  return createHmac('sha256', derivedKey(config, 'operator-console-form')).update(session).digest('base64url');
 }
 
 export function formTokenValid(config: Config, session: string | undefined, presented: string | null): boolean {
-  if (!session || !presented) return false;
-  const want = Buffer.from(formToken(config, session));
-  const got = Buffer.from(presented);
-  return want.length === got.length && timingSafeEqual(want, got);
+  return !!session && !!presented && equal(presented, formToken(config, session));
 }
 
 /** A browser form from another origin is refused before anything else (the form token is the second guard). */
@@ -49,5 +66,6 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams((await readBody(req, 64 * 1024)) ?? '');
 }
 
-export const sessionCookie = (token: string, secure: boolean) => `${COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/operator${secure ? '; Secure' : ''}`;
+export const sessionCookie = (session: string, secure: boolean) =>
+  `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/operator; Max-Age=${SESSION_MS / 1000}${secure ? '; Secure' : ''}`;
 export const clearCookie = (secure: boolean) => `${COOKIE}=; HttpOnly; SameSite=Strict; Path=/operator; Max-Age=0${secure ? '; Secure' : ''}`;
