@@ -2,6 +2,7 @@
 import { createHmac } from 'node:crypto';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import type client from 'prom-client';
 import { allTools, createWorkers, createWorkKinds } from '../tools/index.js';
 import * as identityStore from '../tools/identity/store.js';
@@ -32,6 +33,7 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { mountA2a, type A2a } from './a2a/mount.js';
 import { mountChat } from './openai/chat-endpoint.js';
 import { scopeRefusal } from './mcp/scope-preflight.js';
+import { AnswersBeforeExit } from './mcp/answers-before-exit.js';
 import { DepthBoundTransport } from './mcp/depth-bound-transport.js';
 
 const loadMcp = () => import('./mcp/runtime.js');
@@ -172,7 +174,8 @@ export class Gateway {
    * Serves MCP over this process's stdio, in the era the host opens with (a 2025 `initialize` or a 2026-07-28
    * request), acting with `credentials`.
    */
-  async serveMcpStdio(toolsets: string[], credentials: Credentials): Promise<{ close(): Promise<void> }> {
+  /** `allAnswered(ms)`: resolves once the requests received so far are answered (or after `ms`), for a clean exit. */
+  async serveMcpStdio(toolsets: string[], credentials: Credentials): Promise<{ close(): Promise<void>; allAnswered(ms: number): Promise<void> }> {
     const { buildV2Server, serveStdio, ResourceFeed, StdioServerTransport, StdioListens, mcpMethods, boundCredentials } = await loadMcp();
     const visible = knownSelection(toolsets, new Set(this.registry.toolsets()));
     this.feed ??= new ResourceFeed(this.db, this.config.mcpChangePollMs, (err) => this.log.warn({ err }, 'resource change feed failed'));
@@ -180,11 +183,16 @@ export class Gateway {
     // The process is one lasting connection, in either era: vault_login binds it until vault_logout.
     const session: McpSession = {};
     const methods = mcpMethods(this.mcpCatalog, [ALL_TOKEN]);
-    const listens = new StdioListens(new DepthBoundTransport(new StdioServerTransport(), this.config.maxJsonDepth) as unknown as InstanceType<typeof StdioServerTransport>, feed, {
+    // The SDK's transport closes at stdin's end, and a reply it has not sent by then is lost: it reads a copy of stdin
+    // that never ends, and main.ts closes the connection once what was asked is answered.
+    const stdin = new PassThrough();
+    process.stdin.pipe(stdin, { end: false });
+    const answers = new AnswersBeforeExit(new StdioServerTransport(stdin, process.stdout));
+    const listens = new StdioListens(new DepthBoundTransport(answers, this.config.maxJsonDepth) as unknown as InstanceType<typeof StdioServerTransport>, feed, {
       mayWatch: (uri) => methods.mayWatch(uri, boundCredentials(credentials, session)),
       hears: (uri) => methods.hears(uri, boundCredentials(credentials, session)),
     });
-    return serveStdio(
+    const connection = await serveStdio(
       (ctx) => {
         const server = buildV2Server(this.mcpCatalog, visible, credentials, feed, ctx.era, session);
         if (ctx.era === 'modern') listens.deliverThrough((uri) => server.sendResourceUpdated({ uri }));
@@ -192,6 +200,7 @@ export class Gateway {
       },
       { transport: listens },
     );
+    return { close: () => connection.close(), allAnswered: (ms) => answers.allAnswered(ms) };
   }
 
   /** The MCP HTTP transports, built (and the SDK loaded) on the first MCP request. */

@@ -69,17 +69,21 @@ async function stdio(config: Config, early?: EarlyWriter): Promise<void> {
   }
   const connection = await gateway.serveMcpStdio(config.mcpToolsets, credentials);
   let stopping = false;
-  const shutdown = async () => {
+  /** stdin's end is the host done sending, not gone: what it asked is answered first (within the shutdown grace). */
+  const shutdown = async (answerFirst: boolean) => {
     if (stopping) return;
     stopping = true;
+    if (answerFirst) await connection.allAnswered(config.shutdownGraceMs);
     await connection.close().catch(() => undefined);
     await gateway.close();
+    // Written out before the exit, where stdout is asynchronous (a pipe on macOS).
+    await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
     process.exit(0);
   };
-  process.stdin.on('end', () => void shutdown());
-  process.stdin.on('close', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
-  process.on('SIGINT', () => void shutdown());
+  process.stdin.on('end', () => void shutdown(true));
+  process.stdin.on('close', () => void shutdown(true));
+  process.on('SIGTERM', () => void shutdown(false));
+  process.on('SIGINT', () => void shutdown(false));
 }
 
 async function main(argv: string[]): Promise<void> {
