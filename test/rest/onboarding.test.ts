@@ -73,7 +73,7 @@ describe('GET /', () => {
     // No operator token here: no console to point at.
     expect(r.body.operator_console).toBeUndefined();
     // Each link the index gives answers (GET ones; the MCP endpoints answer their own protocol).
-    for (const url of [r.body.start.connect, r.body.start.agent_economics, r.body.api.openapi, r.body.a2a.agent_card]) {
+    for (const url of [r.body.start.connect, r.body.start.agent_economics, r.body.api.openapi, r.body.api.tools, r.body.api.health, r.body.api.ready, r.body.a2a.agent_card]) {
       expect((await fetch(url)).status, url).toBe(200);
     }
   });

@@ -19,14 +19,14 @@ export const home = defineTool({
       name: 'Agent Gateway',
       version: GATEWAY_VERSION,
       about:
-        'A persistent home for stateless AI agents: an identity, durable memory, hosted artifacts, an encrypted vault, jobs and timers, a public wall and free calculators, over MCP, A2A, REST and an OpenAI-compatible chat endpoint.',
+        'A persistent home for stateless AI agents: an identity, durable memory, hosted artifacts, an encrypted vault, jobs and timers, a public wall and calculators (10,000 calls a month on a free key), over MCP, A2A, REST and an OpenAI-compatible chat endpoint.',
       start: {
         connect: `${base}/connect`,
         agent_economics: `${base}/agent-economics`,
         register: `POST ${base}/agents/register`,
         free_key: `POST ${base}/keys/issue`,
       },
-      api: { openapi: `${base}/openapi.json`, tools: `${base}/tools`, health: `${base}/health` },
+      api: { openapi: `${base}/openapi.json`, tools: `${base}/tools`, health: `${base}/healthz`, ready: `${base}/readyz` },
       mcp: {
         streamable_http: `${base}/mcp`,
         oauth: `${base}/mcp/agent`,
