@@ -3,7 +3,7 @@
 // never logged, and redacted from whatever the API sends back.
 import { z } from 'zod';
 import { jsonValue } from '../../src/registry/json-value.js';
-import { GatewayError } from '../../src/errors.js';
+import { GatewayError, validationError } from '../../src/errors.js';
 import { isEgressError } from '../../src/egress/index.js';
 import { defineTool } from '../../src/registry/define-tool.js';
 import type { ToolContext } from '../../src/registry/types.js';
@@ -29,6 +29,23 @@ function hostAllowed(allowed: string[] | undefined, url: URL): boolean {
   const host = url.host.toLowerCase();
   const name = url.hostname.toLowerCase();
   return allowed.some((p) => (p.startsWith('*.') ? name.endsWith(p.slice(1)) && name !== p.slice(2) : p === host || p === name));
+}
+
+/** What an HTTP header value may hold (RFC 9110 field-value, as Node checks it): anything else cannot be sent. */
+const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * A header that cannot be sent is the caller's to fix, said as such (422), not the upstream failure it would become:
+ * a vault value with a character such as "…" or a line break, or a header of the call itself.
+ */
+function refuseUnsendableHeaders(headers: Record<string, string>, injected: string[], ref: string): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!UNSENDABLE.test(value)) continue;
+    if (injected.includes(name)) {
+      throw validationError([{ loc: ['body', 'auth', 'ref'], msg: `The vault entry "${ref.split(':')[0]}" holds a character an HTTP header cannot carry (a line break, or one such as "…"): store the credential exactly as its API issued it.`, type: 'value_error' }]);
+    }
+    throw validationError([{ loc: ['body', 'headers', name], msg: 'A header value may hold only visible ASCII, spaces, tabs and Latin-1 characters.', type: 'value_error' }]);
+  }
 }
 
 async function credential(ctx: ToolContext, ref: string, type: string): Promise<{ value: string; allowed?: string[] }> {
@@ -101,6 +118,7 @@ export const vaultCall = defineTool({
         url.searchParams.set(input.auth.name ?? 'api_key', cred.value);
         break;
     }
+    refuseUnsendableHeaders(headers, sensitive, input.auth.ref);
     let body: string | undefined;
     if (input.body !== undefined && input.method !== 'GET' && input.method !== 'HEAD') {
       body = typeof input.body === 'string' ? input.body : JSON.stringify(input.body);

@@ -1,6 +1,7 @@
 // The call-through's allowed_hosts hold for every hop: an allowed API that redirects elsewhere is refused with 403
 // before the next request, so a query credential (which travels in the URL the Location names) never reaches a
-// host outside the list. A redirect within the list is followed.
+// host outside the list. A redirect within the list is followed. And a header that cannot be sent (a pasted "…" in
+// the stored value) is the caller's 422, not an upstream failure.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,5 +58,19 @@ describe('a call-through that is redirected', () => {
     const r = await call('/here');
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body.body)).toEqual({ path: '/final', had_key: true });
+  });
+});
+
+describe('a call-through with a header that cannot be sent', () => {
+  it('is refused with 422 naming the vault entry or the header, not as an upstream failure', async () => {
+    await api(gw.url, 'POST', '/vault', { body: { name: 'pasted', value: 'ghp_abc…', metadata: { allowed_hosts: ['127.0.0.1'] } }, secret: a.secret });
+    const viaEntry = await api(gw.url, 'POST', '/vault/call', { body: { url: `${allowedUrl}/final`, auth: { type: 'bearer', ref: 'pasted' } }, secret: a.secret });
+    expect(viaEntry.status).toBe(422);
+    expect(viaEntry.body.detail[0]).toMatchObject({ loc: ['body', 'auth', 'ref'] });
+    expect(viaEntry.body.detail[0].msg).toContain('"pasted"');
+    expect(JSON.stringify(viaEntry.body)).not.toContain('ghp_abc');
+    const viaHeader = await api(gw.url, 'POST', '/vault/call', { body: { url: `${allowedUrl}/final`, headers: { 'X-Note': 'line\nbreak' }, auth: { type: 'query', ref: 'api' } }, secret: a.secret });
+    expect(viaHeader.status).toBe(422);
+    expect(viaHeader.body.detail[0].loc).toEqual(['body', 'headers', 'x-note']);
   });
 });
