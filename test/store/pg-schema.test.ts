@@ -95,7 +95,7 @@ function sqliteTables(): string[] {
 describe.skipIf(!hasPostgres)('PostgreSQL schema (src/store/pg-migrations)', () => {
   it('has one file per SQLite migration, same number and name, and all of them apply in order on an empty database', async () => {
     expect(pgFiles()).toEqual(readMigrations().map((m) => m.name));
-    expect(pgFiles()).toHaveLength(49);
+    expect(pgFiles()).toHaveLength(50);
     const url = await server.createDatabase('fresh');
     expect(await applyAll(url)).toEqual(pgFiles());
   });
