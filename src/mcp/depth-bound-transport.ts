@@ -4,59 +4,21 @@
 // with its id on the same transport, a notification is dropped (it gets no answer).
 import { depthWithin, JsonTooDeepError } from '../json-depth.js';
 import { initializeTooLarge } from './initialize-size.js';
+import { WrappingTransport, type RpcMessage, type WrappedTransport } from './wrapped-transport.js';
 
-type Message = { jsonrpc: '2.0'; id?: string | number; method?: string };
-
-/** The part of an SDK transport (v1 and v2 have the same shape) that this wrapper uses and passes on. */
-export interface WrappedTransport {
-  onmessage?: (message: never, extra?: never) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  start(): Promise<void>;
-  send(message: never, options?: never): Promise<void>;
-  close(): Promise<void>;
-  sessionId?: string;
-  setProtocolVersion?: (version: string) => void;
-}
-
-export class DepthBoundTransport<T extends WrappedTransport> {
-  onmessage?: (message: Message, extra?: unknown) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-
+export class DepthBoundTransport<T extends WrappedTransport> extends WrappingTransport<T> {
   constructor(
-    readonly inner: T,
+    inner: T,
     private readonly maxDepth: number,
   ) {
-    const inbound = inner as unknown as { onmessage?: (m: Message, extra?: unknown) => void };
-    inbound.onmessage = (message, extra) => {
-      const refusal = depthWithin(message, maxDepth) === null ? `Invalid params: ${new JsonTooDeepError(maxDepth).message}` : initializeTooLarge(message);
-      if (refusal === null) return this.onmessage?.(message, extra);
-      if (message.id === undefined || message.method === undefined) return;
-      const error = { code: -32602, message: refusal };
-      (inner.send as (m: unknown) => Promise<void>)({ jsonrpc: '2.0', id: message.id, error }).catch((err: unknown) => this.onerror?.(err as Error));
-    };
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (err) => this.onerror?.(err);
+    super(inner);
   }
 
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: unknown, options?: unknown): Promise<void> {
-    return (this.inner.send as (m: unknown, o?: unknown) => Promise<void>)(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
+  protected override receive(message: RpcMessage, extra?: unknown): void {
+    const refusal = depthWithin(message, this.maxDepth) === null ? `Invalid params: ${new JsonTooDeepError(this.maxDepth).message}` : initializeTooLarge(message);
+    if (refusal === null) return this.onmessage?.(message, extra);
+    if (message.id === undefined || message.method === undefined) return;
+    const error = { code: -32602, message: refusal };
+    this.sendInner({ jsonrpc: '2.0', id: message.id, error }).catch((err: unknown) => this.onerror?.(err as Error));
   }
 }
