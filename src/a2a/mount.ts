@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { credentialsOf } from '../http/credentials.js';
 import { a2aCaller } from './caller.js';
 import { readBody } from '../http/read-body.js';
-import { requestIdOf } from '../http/request.js';
+import { httpRequestIdOf } from '../http/request.js';
 import type { Router } from '../http/router.js';
 import { sendJson, sendJsonText } from '../http/send.js';
 import type { Logger } from '../log.js';
@@ -77,7 +77,7 @@ export function mountA2a(router: Router, d: A2aDeps): A2a {
       const result = await handler({ id, params: rq.params, caller, res });
       if (result !== STREAMED) sendJsonText(res, 200, rpcResultText(id, result));
     } catch (err) {
-      if (isInternal(err)) d.log.error({ err, id: requestIdOf(req) }, 'a2a request failed');
+      if (isInternal(err)) d.log.error({ err, id: httpRequestIdOf(req) }, 'a2a request failed');
       if (res.headersSent) {
         res.end();
         return;

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { a2aCaller } from './caller.js';
 import { readBody } from '../http/read-body.js';
-import { requestIdOf } from '../http/request.js';
+import { httpRequestIdOf } from '../http/request.js';
 import type { Matched, Router } from '../http/router.js';
 import { sendJsonText } from '../http/send.js';
 import type { Logger } from '../log.js';
@@ -91,7 +91,7 @@ export function mountA2aRest(router: Router, d: RestDeps): void {
         const result = await handler({ id: null, params, caller, res, framing: FRAMING });
         if (result !== STREAMED) sendJsonText(res, 200, JSON.stringify(result), undefined, A2A_JSON);
       } catch (err) {
-        if (isInternal(err)) d.log.error({ err, id: requestIdOf(req) }, 'a2a request failed');
+        if (isInternal(err)) d.log.error({ err, id: httpRequestIdOf(req) }, 'a2a request failed');
         if (res.headersSent) return void res.end();
         sendRestError(res, err);
       }

@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { REVENUE_KEY_PREFIX } from '../auth/secrets.js';
 import type { Credentials, Transport } from '../registry/types.js';
-import { requestIdOf } from './request.js';
+import { httpRequestIdOf } from './request.js';
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const v = req.headers[name];
@@ -45,6 +45,6 @@ export function credentialsOf(req: IncomingMessage, transport: Transport, trustP
     operatorToken: header(req, 'x-operator-token'),
     ip: clientIp(req, trustProxy),
     transport,
-    requestId: requestIdOf(req),
+    requestId: httpRequestIdOf(req),
   };
 }

@@ -9,4 +9,4 @@ export class GatewayRequest extends http.IncomingMessage {
 }
 
 /** The request's id, or undefined for a request the gateway's server did not receive (a test's bare request). */
-export const requestIdOf = (req: http.IncomingMessage): string | undefined => (req instanceof GatewayRequest && req.requestId !== '' ? req.requestId : undefined);
+export const httpRequestIdOf = (req: http.IncomingMessage): string | undefined => (req instanceof GatewayRequest && req.requestId !== '' ? req.requestId : undefined);

@@ -6,10 +6,13 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { writeAccessLine, type Logger } from '../log.js';
+import type { GatewayRequest } from './request.js';
 
 export class GatewayResponse<Request extends http.IncomingMessage = http.IncomingMessage> extends http.ServerResponse<Request> {
-  /** This response's id, sent as X-Request-Id. */
-  requestId = '';
+  /** This response's id, sent as X-Request-Id: its request's (the server sets it there before any handler runs). */
+  get requestId(): string {
+    return (this.req as unknown as GatewayRequest).requestId;
+  }
   /** Set by a sender that writes the whole response at once: its head names the id, and it writes the access line. */
   sentWhole = false;
   /** For the access line: when the request came (performance.now()), the route template it matched, the logger. */

@@ -45,7 +45,6 @@ export function createHttpServer(deps: HttpDeps): http.Server {
     const r = res as GatewayResponse;
     r.started = performance.now();
     const id = requestId(req);
-    r.requestId = id;
     (req as GatewayRequest).requestId = id;
     r.log = log;
     // The request's server span, continuing its traceparent, while tracing is on (docs/decisions/tracing.md).
