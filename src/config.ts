@@ -301,7 +301,7 @@ const SECRET_SETTING = /(TOKEN|SECRET|_KEY|PASSWORD|_HEADERS)$|DATABASE_URL$/;
  * A refused value as the start-up error shows it, which goes to stderr and so to the service's logs: a credential's
  * length only (a secret file's trailing newline must not print the wallet key), any other value as it is.
  */
-export const shownValue = (key: string, value: string): string =>
+const shownValue = (key: string, value: string): string =>
   SECRET_SETTING.test(key) ? `(hidden, ${value.length} characters)` : JSON.stringify(value);
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

@@ -34,11 +34,13 @@ export const keptArtifacts = (artifacts: Artifact[]): string => JSON.stringify(w
 
 /** A client's message as stored: the secret arguments of the tools its data parts call replaced. */
 export function withoutSecretArguments(m: Message, registry: Registry): Message {
-  if (!m.parts.some((p) => p.kind === 'data' && typeof p.data.tool === 'string' && registry.get(p.data.tool)?.secretFields?.input)) return m;
+  let changed = false;
   const parts = m.parts.map((p) => {
     if (p.kind !== 'data' || typeof p.data.tool !== 'string') return p;
     const args = withheld(p.data.arguments, registry.get(p.data.tool)?.secretFields?.input);
-    return args === p.data.arguments ? p : { ...p, data: { ...p.data, arguments: args } };
+    if (args === p.data.arguments) return p;
+    changed = true;
+    return { ...p, data: { ...p.data, arguments: args } };
   });
-  return { ...m, parts };
+  return changed ? { ...m, parts } : m;
 }
