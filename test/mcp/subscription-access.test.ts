@@ -110,26 +110,41 @@ it('a revoked share or an entry made private is heard of no more, over a 2025 se
   }
 });
 
+/**
+ * A 2025 session and an HTTP listen of `who` on `uri` that each heard `write` once. The write made before subscribing
+ * may still be news to a feed that was already running, so they are counted from a quiet moment after subscribing.
+ */
+async function subscribedAndHeard(who: Agent, uri: string, write: () => Promise<unknown>) {
+  const s = await session(who, [uri]);
+  const l = await listen(who, [uri]);
+  const counts = () => [s.heard.length, l.heard().length];
+  const close = () => Promise.all([s.close(), l.close()]);
+  try {
+    await quiet();
+    const [session0, listen0] = counts();
+    await write();
+    const once = [session0 + 1, listen0 + 1];
+    await eventually(async () => expect(counts()).toEqual(once));
+    return { l, counts, once, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
 it("a suspended agent's session hears nothing, and its listen stream ends", async () => {
   const mine = `memory://${owner.handle}/shared-desk/todo`;
   await put(owner, 'shared-desk/todo', { value: 1 });
   expect((await share('shared-desk', stranger, 'write')).status).toBe(200);
-  const s = await session(owner, [mine]);
-  const l = await listen(owner, [mine]);
-  const counts = () => [s.heard.length, l.heard().length];
+  const { l, counts, once, close } = await subscribedAndHeard(owner, mine, () => put(stranger, 'shared-desk/todo', { value: 2, handle: owner.handle }));
   try {
-    // The write made before subscribing may still be news to a feed that was already running: counted from here.
-    await quiet();
-    const [session0, listen0] = counts();
-    await put(stranger, 'shared-desk/todo', { value: 2, handle: owner.handle });
-    await eventually(async () => expect(counts()).toEqual([session0 + 1, listen0 + 1]));
     expect((await api(gw.url, 'POST', `/operator/agents/${owner.handle}/suspend`, { headers: { 'x-operator-token': OP } })).status).toBe(200);
     await put(stranger, 'shared-desk/todo', { value: 3, handle: owner.handle });
     await l.ended;
     await quiet();
-    expect(counts()).toEqual([session0 + 1, listen0 + 1]);
+    expect(counts()).toEqual(once);
   } finally {
-    await Promise.all([s.close(), l.close()]);
+    await close();
     await api(gw.url, 'POST', `/operator/agents/${owner.handle}/unsuspend`, { headers: { 'x-operator-token': OP } });
   }
 });
@@ -138,21 +153,14 @@ it('a handle deleted and registered again by a new agent: its private writes are
   const first = await register(gw.url, 'sub-reused');
   const uri = 'memory://sub-reused/notes/open';
   await put(first, 'notes/open', { value: 1, visibility: 'public' });
-  const s = await session(stranger, [uri]);
-  const l = await listen(stranger, [uri]);
-  const counts = () => [s.heard.length, l.heard().length];
+  const { counts, once, close } = await subscribedAndHeard(stranger, uri, () => put(first, 'notes/open', { value: 2 }));
   try {
-    // The write made before subscribing may still be news to a feed that was already running: counted from here.
-    await quiet();
-    const [session0, listen0] = counts();
-    await put(first, 'notes/open', { value: 2 });
-    await eventually(async () => expect(counts()).toEqual([session0 + 1, listen0 + 1]));
     expect((await api(gw.url, 'DELETE', '/agents/sub-reused', { secret: first.secret })).status).toBeLessThan(300);
     const second = await register(gw.url, 'sub-reused');
     await put(second, 'notes/open', { value: 'the new agent’s private note' });
     await quiet();
-    expect(counts()).toEqual([session0 + 1, listen0 + 1]);
+    expect(counts()).toEqual(once);
   } finally {
-    await Promise.all([s.close(), l.close()]);
+    await close();
   }
 });
